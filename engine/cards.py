@@ -1,0 +1,164 @@
+"""The card catalog: printed names in three languages, characteristics, loyalty
+abilities, and the Oracle wording of each spell or ability by rules era."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from engine.errors import EngineError
+
+DATA = Path(__file__).with_name("data") / "cards.yaml"
+
+
+class UnknownCard(EngineError):
+    pass
+
+
+def slugify(name: str) -> str:
+    """The catalog slug of an English card name: lowercase, apostrophes and commas
+    dropped, other runs of non-alphanumerics turned into one hyphen."""
+    text = re.sub(r"[',’]", "", name.lower())
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    era: str
+    targets: tuple[frozenset[str], ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    kind: str
+    params: Mapping[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Ability:
+    cost: str
+    effect: Effect
+    wordings: tuple[Wording, ...]
+
+    def wording(self, era: str) -> Wording:
+        return _wording_in(self.wordings, era)
+
+    def cost_value(self, x: int | None) -> int:
+        """The change in loyalty counters: +N, 0, -N, or -X with X chosen."""
+        text = self.cost.replace("−", "-").strip()
+        if text in ("-X", "−X"):
+            return -(x or 0)
+        return int(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    slug: str
+    name: Mapping[str, str]
+    released: date
+    types: frozenset[str]
+    supertypes: frozenset[str]
+    subtypes: tuple[str, ...]
+    mana_cost: str = ""
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None
+    defense: int | None = None
+    keywords: frozenset[str] = frozenset()
+    effect: Effect | None = None
+    wordings: tuple[Wording, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    text: str = ""
+
+    def wording(self, era: str) -> Wording:
+        return _wording_in(self.wordings, era)
+
+    @property
+    def is_spell_card(self) -> bool:
+        return bool(self.types & {"instant", "sorcery"})
+
+
+def _wording_in(wordings: tuple[Wording, ...], era: str) -> Wording:
+    from engine.eras import ERA_KEYS
+
+    idx = ERA_KEYS.index(era)
+    found = wordings[0]
+    for w in wordings:
+        if ERA_KEYS.index(w.era) <= idx:
+            found = w
+    return found
+
+
+def _wordings(raw: list[dict[str, Any]] | None) -> tuple[Wording, ...]:
+    out = []
+    for w in raw or []:
+        targets = tuple(frozenset(t) for t in (w.get("targets") or []))
+        out.append(Wording(w["from"], targets, str(w.get("text", ""))))
+    return tuple(out)
+
+
+def _effect(raw: dict[str, Any] | None) -> Effect | None:
+    if not raw:
+        return None
+    params = {k: v for k, v in raw.items() if k != "kind"}
+    return Effect(str(raw["kind"]), params)
+
+
+def _card(raw: dict[str, Any]) -> Card:
+    released = raw["released"]
+    if not isinstance(released, date):
+        released = date.fromisoformat(str(released))
+    return Card(
+        slug=raw["slug"],
+        name=dict(raw["name"]),
+        released=released,
+        types=frozenset(raw.get("types") or ()),
+        supertypes=frozenset(raw.get("supertypes") or ()),
+        subtypes=tuple(raw.get("subtypes") or ()),
+        mana_cost=str(raw.get("mana_cost") or ""),
+        power=raw.get("power"),
+        toughness=raw.get("toughness"),
+        loyalty=raw.get("loyalty"),
+        defense=raw.get("defense"),
+        keywords=frozenset(raw.get("keywords") or ()),
+        effect=_effect(raw.get("effect")),
+        wordings=_wordings(raw.get("wordings")),
+        abilities=tuple(
+            Ability(str(a["cost"]), _effect(a.get("effect")) or Effect("none", {}),
+                    _wordings(a.get("wordings")))
+            for a in raw.get("abilities") or ()
+        ),
+        text=str(raw.get("text") or ""),
+    )
+
+
+@cache
+def catalog() -> dict[str, Card]:
+    raw = yaml.safe_load(DATA.read_text(encoding="utf-8")) or []
+    return {c["slug"]: _card(c) for c in raw}
+
+
+def find_card(slug: str) -> Card:
+    try:
+        return catalog()[slug]
+    except (KeyError, TypeError):
+        raise UnknownCard(f"unknown card {slug!r}") from None
+
+
+def search_cards(text: str, language: str = "en") -> list[Card]:
+    """Cards whose name in ``language`` or English contains ``text`` (case-insensitive)."""
+    needle = text.casefold()
+    return [
+        c for c in catalog().values()
+        if needle in c.name.get(language, "").casefold() or needle in c.name["en"].casefold()
+    ]

@@ -1,0 +1,155 @@
+"""Validating a scenario document: every variant in every era, answers against
+``expect``, translations. Used by the command line and by the web app's one
+validation service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.eras import ERA_KEYS
+from engine.errors import DocumentError, EngineError, ErrorItem
+from engine.notation import LANGUAGES, Scenario, parse
+from engine.runner import run_all, scenario_eras
+
+
+@dataclass(slots=True)
+class CheckResult:
+    id: str | None
+    errors: list[ErrorItem] = field(default_factory=list)
+    warnings: list[ErrorItem] = field(default_factory=list)
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
+    eras: tuple[str, ...] = ()
+    scenario: Scenario | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.disagreements
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "ok": self.ok,
+            "errors": [e.as_dict() for e in self.errors],
+            "warnings": [w.as_dict() for w in self.warnings],
+            "eras": list(self.eras),
+            "answers": self.answers, "disagreements": self.disagreements,
+        }
+
+
+def same_answer(expected: Any, got: Any) -> bool:
+    if isinstance(expected, list) and isinstance(got, list):
+        return set(map(str, expected)) == set(map(str, got))
+    return bool(expected == got) and type(expected) is type(got) or (
+        expected is None and got is None)
+
+
+def expected_in(raw: Any, era: str) -> tuple[bool, Any]:
+    """``expect: VALUE`` (all eras) or ``expect: {ERA: VALUE}``."""
+    if isinstance(raw, dict) and raw and all(k in ERA_KEYS for k in raw):
+        if era in raw:
+            return True, raw[era]
+        return False, None
+    return True, raw
+
+
+def check_document(document: Any, seed: int = 0) -> CheckResult:
+    result = CheckResult(document.get("id") if isinstance(document, dict) else None)
+    try:
+        scenario = parse(document)
+    except DocumentError as err:
+        result.errors.extend(err.items)
+        return result
+    result.scenario = scenario
+    result.warnings.extend(translation_warnings(document))
+    try:
+        eras = scenario_eras(scenario)
+    except EngineError as err:
+        result.errors.append(ErrorItem("", str(err)))
+        return result
+    result.eras = eras
+    if not eras:
+        result.errors.append(ErrorItem("eras", "no era in which every card and mechanic of "
+                                               "this scenario exists"))
+        return result
+    for values in scenario.all_value_sets():
+        try:
+            _run_values(scenario, values, eras)
+        except DocumentError as err:
+            label = _label(values)
+            for item in err.items:
+                msg = f"{item.message} (variant {label})" if label else item.message
+                result.errors.append(ErrorItem(item.path, msg, item.rule, item.era))
+            break
+    if result.errors:
+        return result
+    try:
+        outcomes = run_all(scenario, seed=seed, eras=eras)
+        defaults = run_all(scenario, seed=0, eras=eras) if seed != 0 else outcomes
+    except DocumentError as err:
+        result.errors.extend(err.items)
+        return result
+    result.answers = {e: dict(o.answers) for e, o in outcomes.items()}
+    questions = scenario.variant(0).questions
+    for q in questions:
+        if not q.has_expect:
+            continue
+        for era in eras:
+            applies, expected = expected_in(q.expect, era)
+            if not applies:
+                continue
+            got = defaults[era].answers.get(q.id)
+            if not same_answer(expected, got):
+                result.disagreements.append({"era": era, "question": q.id,
+                                             "expected": expected, "engine": got})
+        if isinstance(q.expect, dict) and all(k in ERA_KEYS for k in q.expect):
+            for k in q.expect:
+                if k not in eras:
+                    result.warnings.append(ErrorItem(
+                        f"{q.path}.expect.{k}", f"{k} is not an era this scenario is asked in"))
+    return result
+
+
+def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]) -> None:
+    from engine.eras import find_era
+    from engine.runner import compute_answers, play
+
+    variant = scenario.bind(values)
+    for key in eras:
+        era = find_era(key)
+        try:
+            state, _ = play(era, variant)
+            compute_answers(era, state, variant.questions)
+        except DocumentError as err:
+            from dataclasses import replace
+
+            raise DocumentError([replace(i, era=i.era or key) for i in err.items]) from err
+
+
+def _label(values: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in values.items())
+
+
+def translation_warnings(document: dict[str, Any]) -> list[ErrorItem]:
+    """Every text missing its Italian or Spanish version (an error only for publishing)."""
+    out: list[ErrorItem] = []
+
+    def visit(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            if "en" in node and all(k in LANGUAGES for k in node) and isinstance(
+                    node.get("en"), str):
+                for lang in LANGUAGES:
+                    if not node.get(lang):
+                        out.append(ErrorItem(f"{path}.{lang}",
+                                             f"missing {lang} translation"))
+                return
+            for k, v in node.items():
+                if k in ("setup", "params"):
+                    continue
+                visit(v, f"{path}.{k}" if path else str(k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                visit(v, f"{path}[{i}]")
+
+    visit(document, "")
+    return out

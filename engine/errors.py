@@ -1,0 +1,76 @@
+"""The engine's documented errors.
+
+Every error the engine raises is an :class:`EngineError`. A document error names the
+path of the offending field (``actions[2].block.bears``) and, for an illegal action, the
+rule it breaks as numbered in the era being simulated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why something is illegal: a rule (catalogue key and number), a code and data."""
+
+    rule_key: str
+    rule: str
+    code: str
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorItem:
+    path: str
+    message: str
+    rule: str | None = None
+    era: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": self.path, "message": self.message, "rule": self.rule}
+        if self.era is not None:
+            out["era"] = self.era
+        return out
+
+
+class DocumentError(EngineError):
+    """A scenario document is malformed or its actions break the rules.
+
+    Carries one or more :class:`ErrorItem`; ``str()`` gives a readable summary.
+    """
+
+    def __init__(self, items: list[ErrorItem] | ErrorItem) -> None:
+        self.items: list[ErrorItem] = [items] if isinstance(items, ErrorItem) else list(items)
+        super().__init__("; ".join(_describe(i) for i in self.items))
+
+    @classmethod
+    def at(cls, path: str, message: str, rule: str | None = None) -> DocumentError:
+        return cls(ErrorItem(path, message, rule))
+
+
+class IllegalAction(DocumentError):
+    """An action breaks a rule of the era being simulated."""
+
+    def __init__(self, path: str, violation: Violation, era: str) -> None:
+        self.violation = violation
+        super().__init__(ErrorItem(path, violation.message, violation.rule, era))
+
+
+class CapExceeded(DocumentError):
+    """A document is larger or longer-running than the engine accepts."""
+
+
+def _describe(item: ErrorItem) -> str:
+    text = f"{item.path}: {item.message}" if item.path else item.message
+    if item.rule:
+        text += f" (rule {item.rule})"
+    if item.era:
+        text += f" [{item.era}]"
+    return text

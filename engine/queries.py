@@ -1,0 +1,64 @@
+"""Answering queries about the state after a scenario's actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import combat as cb
+from engine.eras import Era
+from engine.errors import DocumentError, IllegalAction
+from engine.notation import Query
+from engine.state import GameState
+from engine.trace import Trace
+
+
+def answer(era: type[Era], state: GameState, query: Query) -> Any:
+    kind, arg = query.kind, query.arg
+    if kind == "life":
+        return state.life(arg)
+    if kind in ("loyalty", "damage", "zone", "controller", "attacking", "blocked",
+                "attack_targets"):
+        obj = state.objects.get(arg)
+        if obj is None:  # an object that never entered the battlefield
+            raise DocumentError.at(query.path, f"{arg} never entered the game")
+        if kind == "loyalty":
+            return obj.current_loyalty
+        if kind == "damage":
+            return obj.damage
+        if kind == "zone":
+            return obj.zone
+        if kind == "controller":
+            return obj.controller
+        combat = state.combat
+        if kind == "attacking":
+            if combat is None or arg not in combat.attackers or not obj.on_battlefield:
+                return None
+            target = combat.attackers[arg]
+            return "nothing" if target is None else target
+        if kind == "blocked":
+            return bool(combat is not None and arg in combat.blocked)
+        return sorted(cb.attack_targets(era, state, arg))
+    if kind == "counters":
+        oid, counter = arg
+        return state.obj(oid).counter(counter)
+    if kind == "max_damage_to":
+        attacker, recipient = arg
+        return cb.max_damage_to(era, state, attacker, recipient)
+    if kind == "legal":
+        from engine.runner import perform
+
+        assert query.action is not None
+        try:
+            perform(era, state, Trace(era), query.action, None, ())
+        except IllegalAction:
+            return False
+        return True
+    raise DocumentError.at(query.path, f"unknown query {kind!r}")
+
+
+def holds(era: type[Era], state: GameState, query: Query, value: Any) -> bool:
+    """A claim: a list-valued query compares as a set."""
+    got = answer(era, state, query)
+    if isinstance(got, list) and isinstance(value, list):
+        return set(got) == set(value)
+    return bool(got == value)

@@ -1,0 +1,219 @@
+"""Running a scenario: actions in order under one era, state-based actions after each,
+then the questions' answers, with the trace of every step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import actions as act
+from engine import sba
+from engine.actions import Action
+from engine.cards import find_card
+from engine.eras import ERAS, Era, era_end, find_era
+from engine.errors import DocumentError, ErrorItem
+from engine.notation import Question, Scenario, Variant
+from engine.queries import answer, holds
+from engine.state import GameState, Obj
+from engine.trace import Trace
+
+
+@dataclass(slots=True)
+class Outcome:
+    era: type[Era]
+    state: GameState
+    trace: Trace
+    answers: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        st = self.state
+        combat = st.combat
+        objects = {}
+        for oid, o in st.objects.items():
+            attacking = None
+            if combat is not None and oid in combat.attackers and o.on_battlefield:
+                attacking = combat.attackers[oid] or "nothing"
+            objects[oid] = {
+                "zone": o.zone, "controller": o.controller,
+                "loyalty": o.current_loyalty if o.is_planeswalker else None,
+                "damage": o.damage, "counters": dict(o.counters), "attacking": attacking,
+            }
+        players = {pid: {"life": st.life(pid)} for pid in st.players}
+        out: dict[str, Any] = {"era": self.era.key, "players": players}
+        if st.teams:
+            out["teams"] = {tid: {"life": t.life} for tid, t in st.teams.items()}
+        out.update({"objects": objects, "answers": self.answers,
+                    "trace": self.trace.as_list()})
+        return out
+
+
+def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
+            new_obj: Obj | None, keep: tuple[str, ...]) -> GameState:
+    """Perform one action (without the state-based actions that follow it)."""
+    k = action.kind
+    if k == "attack":
+        return act.perform_attack(era, state, trace, action)
+    if k == "block":
+        return act.perform_block(era, state, trace, action)
+    if k == "order":
+        return act.perform_order(era, state, trace, action)
+    if k == "assign":
+        return act.perform_assign(era, state, trace, action)
+    if k == "combat_damage":
+        return act.perform_combat_damage(era, state, trace, action, keep)
+    if k == "cast":
+        return act.perform_cast(era, state, trace, action)
+    if k == "damage":
+        return act.perform_damage(era, state, trace, action)
+    if k == "activate":
+        return act.perform_activate(era, state, trace, action, keep)
+    if k == "enter":
+        return act.perform_enter(era, state, trace, action, new_obj)
+    if k == "move":
+        return act.perform_move(era, state, trace, action)
+    if k == "control":
+        return act.perform_control(era, state, trace, action)
+    if k == "counters":
+        return act.perform_counters(era, state, trace, action)
+    if k == "step":
+        return act.perform_step(era, state, trace, action)
+    if k == "next_turn":
+        return act.perform_next_turn(era, state, trace, action)
+    if k == "choose":
+        trace.add(None, "choose.not-asked", keep=action.args.get("keep"))
+        return state
+    raise DocumentError.at(action.path, f"unknown action {k!r}")
+
+
+def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
+    """Run every action of a variant under ``era``."""
+    trace = Trace(era)
+    state = variant.state
+    actions = variant.actions
+    prev_assign = False
+    i = 0
+    while i < len(actions):
+        action = actions[i]
+        trace.action = i
+        nxt = actions[i + 1] if i + 1 < len(actions) else None
+        keep: tuple[str, ...] = (nxt.args["keep"],) if nxt and nxt.kind == "choose" else ()
+        if prev_assign and action.kind not in ("assign", "combat_damage"):
+            if not era.combat_damage_uses_stack:
+                raise DocumentError(ErrorItem(
+                    action.path,
+                    "combat damage is dealt as soon as it is assigned: no action can happen "
+                    "between `assign` and `combat_damage` in this era",
+                    era.rule("combat.damage-dealt"), era.key))
+            # Lorwyn: the damage goes on the stack; this action happens while it waits.
+            state = act.lock_in_combat_damage(era, state, trace, action.path)
+        prev_assign = action.kind == "assign"
+        state = perform(era, state, trace, action, variant.new_objects.get(i), keep)
+        state, _ = sba.check(era, state, trace, keep)
+        if keep and any(s.event == "sba.choice" and s.action == i for s in trace.steps):
+            i += 1  # the `choose` that follows was the choice the rules asked for
+        i += 1
+    trace.action = None
+    return state, trace
+
+
+def compute_answers(era: type[Era], state: GameState, questions: tuple[Question, ...],
+                    ) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for q in questions:
+        if q.kind in ("number", "yesno"):
+            assert q.query is not None
+            out[q.id] = answer(era, state, q.query)
+        elif q.kind == "choice":
+            true = [o.id for o in q.options if holds(era, state, o.claim.query, o.claim.value)]
+            if len(true) != 1:
+                raise DocumentError(ErrorItem(
+                    f"{q.path}.options",
+                    f"a choice question needs exactly one true option; in {era.key} "
+                    f"{len(true)} are true ({', '.join(true) or 'none'})", None, era.key))
+            out[q.id] = true[0]
+        elif q.kind == "multi":
+            out[q.id] = [o.id for o in q.options
+                         if holds(era, state, o.claim.query, o.claim.value)]
+        elif q.kind == "assign":
+            assert q.attacker is not None
+            if q.goal is not None:
+                from engine.combat import max_damage_to
+
+                out[q.id] = max_damage_to(era, state, q.attacker, q.goal)
+            else:
+                from engine.combat import default_assignment
+
+                out[q.id] = default_assignment(era, state, q.attacker)
+        # `eras` questions are answered across eras by ``answer_eras``.
+    return out
+
+
+def run_variant(era: type[Era], variant: Variant) -> Outcome:
+    state, trace = play(era, variant)
+    answers = compute_answers(era, state, variant.questions)
+    return Outcome(era, state, trace, answers)
+
+
+def scenario_eras(scenario: Scenario, variant: Variant | None = None) -> tuple[str, ...]:
+    """The eras a scenario is asked in: its ``eras``, or every era in which its cards,
+    keywords and mechanics exist."""
+    if scenario.eras is not None:
+        return scenario.eras
+    variant = variant or scenario.variant(0)
+    objs = list(variant.state.objects.values()) + list(variant.new_objects.values())
+    out = []
+    for era in ERAS:
+        end = era_end(era)
+        ok = True
+        for o in objs:
+            if o.card is not None and end is not None and find_card(o.card).released >= end:
+                ok = False
+            if "trample-over-planeswalkers" in o.keywords and not era.trample_over_planeswalkers:
+                ok = False
+            if o.is_battle and not era.battles:
+                ok = False
+        for a in variant.actions:
+            if a.kind == "cast" and a.args.get("card") not in variant.state.objects:
+                card = find_card(a.args["card"])
+                if end is not None and card.released >= end:
+                    ok = False
+        if ok:
+            out.append(era.key)
+    return tuple(out)
+
+
+def answer_eras(scenario: Scenario, variant: Variant, eras: tuple[str, ...],
+                states: dict[str, GameState]) -> dict[str, list[str]]:
+    """`eras` questions: the eras (of those the scenario is asked in) where the claim holds."""
+    out: dict[str, list[str]] = {}
+    for q in variant.questions:
+        if q.kind != "eras":
+            continue
+        assert q.claim is not None
+        out[q.id] = [e for e in eras
+                     if holds(find_era(e), states[e], q.claim.query, q.claim.value)]
+    return out
+
+
+def run_all(scenario: Scenario, seed: int = 0, eras: tuple[str, ...] | None = None,
+            ) -> dict[str, Outcome]:
+    """Run one variant in every era it is asked in, answering every question."""
+    variant = scenario.variant(seed)
+    eras = eras or scenario_eras(scenario, variant)
+    outcomes: dict[str, Outcome] = {}
+    for key in eras:
+        era = find_era(key)
+        try:
+            outcomes[key] = run_variant(era, variant)
+        except DocumentError as err:
+            if all(item.era for item in err.items):
+                raise
+            raise DocumentError([replace(item, era=item.era or key) for item in err.items],
+                                ) from err
+    era_answers = answer_eras(scenario, variant, eras,
+                              {k: o.state for k, o in outcomes.items()})
+    for o in outcomes.values():
+        o.answers.update(era_answers)
+        # keep question order
+        o.answers = {q.id: o.answers[q.id] for q in variant.questions if q.id in o.answers}
+    return outcomes

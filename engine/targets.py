@@ -1,0 +1,62 @@
+"""Targets of spells and abilities, checked against the wording in force in the era.
+
+Catalog cards carry their Oracle wording by era: "target creature or player" before
+Dominaria, "any target" after, battles included from March of the Machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from engine.eras import Era
+from engine.errors import Violation
+from engine.state import GameState
+
+WORDS = frozenset({"creature", "player", "planeswalker", "battle", "permanent", "opponent",
+                   "tapped-creature", "land"})
+
+
+def describe(spec: Collection[str]) -> str:
+    return " or ".join(sorted(spec))
+
+
+def target_violation(era: type[Era], state: GameState, caster: str, spec: frozenset[str],
+                     target: str, wording: str = "") -> Violation | None:
+    """Why ``target`` isn't a legal target for a target described by ``spec``."""
+    def v(code: str, message: str, key: str = "spell.targets") -> Violation:
+        return Violation(key, era.rule(key), code, message,
+                         {"target": target, "allowed": sorted(spec), "wording": wording})
+
+    allowed_text = describe(spec)
+    if target in state.players:
+        player = state.players[target]
+        if "player" not in spec and not ("opponent" in spec
+                                         and state.are_opponents(caster, target)):
+            return v("target.not-allowed",
+                     f"{target} is a player, but this targets only {allowed_text}"
+                     + (f" (“{wording}”)" if wording else ""))
+        if player.hexproof and state.are_opponents(caster, target):
+            return v("target.hexproof", f"{target} has hexproof", "keyword.hexproof")
+        return None
+    obj = state.objects.get(target)
+    if obj is None:
+        return v("target.unknown", f"{target!r} is not a player or object of this scenario")
+    if not obj.on_battlefield:
+        return v("target.not-on-battlefield", f"{target} is not on the battlefield")
+    matches = (
+        "permanent" in spec
+        or ("creature" in spec and obj.is_creature)
+        or ("tapped-creature" in spec and obj.is_creature and obj.tapped)
+        or ("planeswalker" in spec and obj.is_planeswalker)
+        or ("battle" in spec and obj.is_battle and era.battles)
+        or ("land" in spec and obj.is_("land"))
+    )
+    if not matches:
+        return v("target.not-allowed",
+                 f"{target} can't be targeted: this targets only {allowed_text}"
+                 + (f" (“{wording}”)" if wording else ""))
+    if obj.has("shroud"):
+        return v("target.shroud", f"{target} has shroud", "keyword.hexproof")
+    if obj.has("hexproof") and state.are_opponents(caster, obj.controller):
+        return v("target.hexproof", f"{target} has hexproof", "keyword.hexproof")
+    return None

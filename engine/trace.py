@@ -1,0 +1,56 @@
+"""The explanation trace: every step the engine takes, with the rule that justified it.
+
+A step stores a stable event code and small structured data, never prose: the web
+layer renders each event through translated templates, and the rule catalogue gives the
+rule's summary in the reader's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import CapExceeded, ErrorItem
+
+if TYPE_CHECKING:
+    from engine.eras import Era
+
+MAX_STEPS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    rule: str | None
+    rule_key: str | None
+    era: str
+    event: str
+    data: dict[str, Any] = field(default_factory=dict)
+    action: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "rule_key": self.rule_key,
+                               "event": self.event, "era": self.era}
+        if self.action is not None:
+            out["action"] = self.action
+        out.update(self.data)
+        return out
+
+
+class Trace:
+    """Collects steps for one run; refuses to grow past ``MAX_STEPS``."""
+
+    __slots__ = ("action", "era", "steps")
+
+    def __init__(self, era: type[Era]) -> None:
+        self.era = era
+        self.steps: list[TraceStep] = []
+        self.action: int | None = None
+
+    def add(self, rule_key: str | None, event: str, **data: Any) -> None:
+        if len(self.steps) >= MAX_STEPS:
+            raise CapExceeded(ErrorItem("", f"the scenario takes more than {MAX_STEPS} steps"))
+        number = self.era.rule(rule_key) if rule_key else None
+        self.steps.append(TraceStep(number, rule_key, self.era.key, event, data, self.action))
+
+    def as_list(self) -> list[dict[str, Any]]:
+        return [s.as_dict() for s in self.steps]

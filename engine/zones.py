@@ -1,0 +1,81 @@
+"""Moving objects between zones and changing control, with what that does to combat.
+
+A permanent that leaves the battlefield or changes controller is removed from combat
+(506.4). If it was an attacked planeswalker or battle, the creatures attacking it stay
+attacking, attacking nothing (506.4c). An object that changes zones becomes a new object
+(400.7): its ``generation`` grows, its damage and counters are gone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.state import Combat, GameState, Obj
+from engine.trace import Trace
+
+
+def remove_from_combat(state: GameState, oid: str, trace: Trace, reason: str) -> GameState:
+    combat = state.combat
+    if combat is None:
+        return state
+    attackers = dict(combat.attackers)
+    defending = dict(combat.defending)
+    blockers = dict(combat.blockers)
+    changed = False
+    if oid in attackers:
+        del attackers[oid]
+        defending.pop(oid, None)
+        blockers.pop(oid, None)
+        changed = True
+        trace.add("combat.removed-from-combat", "combat.removed", object=oid, reason=reason)
+    for attacker, target in list(attackers.items()):
+        if target == oid:
+            attackers[attacker] = None
+            changed = True
+            trace.add("combat.attacking-nothing", "combat.target-removed",
+                      attacker=attacker, target=oid, reason=reason)
+    for attacker, bs in list(blockers.items()):
+        if oid in bs:
+            blockers[attacker] = tuple(b for b in bs if b != oid)
+            changed = True
+            trace.add("combat.removed-from-combat", "combat.removed", object=oid,
+                      reason=reason, was_blocking=attacker)
+    if not changed:
+        return state
+    new_combat: Combat = replace(combat, attackers=attackers, defending=defending,
+                                 blockers=blockers)
+    return replace(state, combat=new_combat)
+
+
+def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
+                rule_key: str | None, event: str, **data: object) -> GameState:
+    """Put an object into ``zone`` as a new object (400.7)."""
+    obj = state.obj(oid)
+    if obj.zone == zone:
+        return state
+    trace.add(rule_key, event, object=oid, **{"from": obj.zone, "to": zone}, **data)
+    if obj.zone == "battlefield":
+        state = remove_from_combat(state, oid, trace, "left-battlefield")
+    moved = replace(
+        obj, zone=zone, generation=obj.generation + 1, damage=0, deathtouched=False,
+        counters={}, tapped=False, controller=obj.owner, sick=False,
+    )
+    return state.with_object(moved)
+
+
+def change_control(state: GameState, oid: str, player: str, trace: Trace) -> GameState:
+    obj = state.obj(oid)
+    if obj.controller == player:
+        trace.add(None, "control.unchanged", object=oid, controller=player)
+        return state
+    state = remove_from_combat(state, oid, trace, "control-changed")
+    # 302.6: a creature that came under a player's control this turn can't attack (or
+    # use {T} abilities) unless it has haste.
+    state = state.with_object(replace(obj, controller=player, sick=True))
+    trace.add("control.change", "control.changed", object=oid, controller=player,
+              previous=obj.controller)
+    return state
+
+
+def new_object(obj: Obj) -> Obj:
+    return replace(obj, generation=obj.generation + 1)
