@@ -106,6 +106,8 @@ def lock_in_combat_damage(era: type[Era], state: GameState, trace: Trace, path: 
                           ) -> GameState:
     """Lorwyn: a combat damage step begins; every assignment goes on the stack (310.1)."""
     first = cb.first_strike_step_needed(state)
+    if first:
+        trace.add("combat.first-strike-step", "combat.damage-step", first_strike=True)
     assigned = _assign_or_fail(era, state, trace, first, path)
     pending = cb.to_pending(state, assigned)
     trace.add("combat.damage-on-stack", "combat.damage-on-stack", count=len(pending),
@@ -282,7 +284,7 @@ def resolve_effect(era: type[Era], state: GameState, trace: Trace, path: str, ef
             if state.obj(t).has("indestructible"):
                 trace.add("keyword.indestructible", "effect.indestructible", object=t)
                 continue
-            state = move_object(state, t, "graveyard", trace, rule_key="effect.destroy",
+            state = move_object(state, t, "graveyard", trace, rule_key="spell.resolve",
                                 event="effect.destroyed")
     elif kind == "gain-control":
         for i, t in enumerate(target_list):
@@ -611,7 +613,7 @@ def perform_next_turn(era: type[Era], state: GameState, trace: Trace, action: Ac
     for oid, obj in objects.items():
         if obj.on_battlefield and obj.controller in new_team:
             objects[oid] = replace(obj, tapped=False, sick=False)
-    trace.add("turn.untap", "turn.begins", active=nxt, number=state.turn.number + 1)
+    trace.add(None, "turn.begins", active=nxt, number=state.turn.number + 1)
     return replace(state, objects=objects, activated=frozenset(), combat=None,
                    turn=replace(state.turn, active=nxt, step="main1",
                                 number=state.turn.number + 1))

@@ -11,7 +11,7 @@ from engine import sba
 from engine.actions import Action
 from engine.cards import find_card
 from engine.eras import ERAS, Era, era_end, find_era
-from engine.errors import DocumentError, ErrorItem
+from engine.errors import DocumentError, ErrorItem, IllegalAction, Violation
 from engine.notation import Question, Scenario, Variant
 from engine.queries import answer, holds
 from engine.state import GameState, Obj
@@ -99,11 +99,11 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
         keep: tuple[str, ...] = (nxt.args["keep"],) if nxt and nxt.kind == "choose" else ()
         if prev_assign and action.kind not in ("assign", "combat_damage"):
             if not era.combat_damage_uses_stack:
-                raise DocumentError(ErrorItem(
-                    action.path,
+                raise IllegalAction(action.path, Violation(
+                    "combat.damage-dealt", era.rule("combat.damage-dealt"),
+                    "damage.nothing-between",
                     "combat damage is dealt as soon as it is assigned: no action can happen "
-                    "between `assign` and `combat_damage` in this era",
-                    era.rule("combat.damage-dealt"), era.key))
+                    "between `assign` and `combat_damage` in this era", {}), era.key)
             # Lorwyn: the damage goes on the stack; this action happens while it waits.
             state = act.lock_in_combat_damage(era, state, trace, action.path)
         prev_assign = action.kind == "assign"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from engine import rulebook
 from engine.eras import Era
 from engine.errors import Violation
 from engine.state import GameState
@@ -24,6 +25,8 @@ def target_violation(era: type[Era], state: GameState, caster: str, spec: frozen
                      target: str, wording: str = "") -> Violation | None:
     """Why ``target`` isn't a legal target for a target described by ``spec``."""
     def v(code: str, message: str, key: str = "spell.targets") -> Violation:
+        if not rulebook.exists(key, era.key):
+            key = "spell.targets"  # no hexproof keyword yet: the targeting rule itself
         return Violation(key, era.rule(key), code, message,
                          {"target": target, "allowed": sorted(spec), "wording": wording})
 

@@ -72,7 +72,7 @@ def change_control(state: GameState, oid: str, player: str, trace: Trace) -> Gam
     # 302.6: a creature that came under a player's control this turn can't attack (or
     # use {T} abilities) unless it has haste.
     state = state.with_object(replace(obj, controller=player, sick=True))
-    trace.add("control.change", "control.changed", object=oid, controller=player,
+    trace.add("combat.summoning-sickness", "control.changed", object=oid, controller=player,
               previous=obj.controller)
     return state
 
