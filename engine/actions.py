@@ -282,7 +282,8 @@ def resolve_effect(era: type[Era], state: GameState, trace: Trace, path: str, ef
             if not still_legal(i, t):
                 continue
             if state.obj(t).has("indestructible"):
-                trace.add("keyword.indestructible", "effect.indestructible", object=t)
+                trace.add_first(("keyword.indestructible", "spell.resolve"),
+                                "effect.indestructible", object=t)
                 continue
             state = move_object(state, t, "graveyard", trace, rule_key="spell.resolve",
                                 event="effect.destroyed")

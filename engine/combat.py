@@ -138,9 +138,21 @@ def declare_attackers(era: type[Era], state: GameState, trace: Trace,
         obj = state.obj(oid)
         if not obj.has("vigilance"):
             state = state.with_object(replace(obj, tapped=True))
-        trace.add("combat.attack-target", "combat.attacks", attacker=oid, target=target)
+        trace.add(_attack_rule(era, state, target), "combat.attacks", attacker=oid,
+                  target=target)
     combat = Combat(attackers=attackers, defending=defending)
     return replace(state, combat=combat, turn=replace(state.turn, step="declare-attackers"))
+
+
+def _attack_rule(era: type[Era], state: GameState, target: str) -> str:
+    if target in state.teams:
+        return "twohg.attack-team"
+    if target in state.players:
+        return "twohg.attack-player" if _is_twohg(state) else "combat.attack-target"
+    obj = state.obj(target)
+    if obj.is_battle and era.battles:
+        return "battle.attack"
+    return "pw.can-be-attacked"
 
 
 def _defending_player_for(state: GameState, target: str) -> str:
@@ -226,8 +238,8 @@ def declare_blockers(era: type[Era], state: GameState, trace: Trace,
     blockers: dict[str, tuple[str, ...]] = {a: () for a in state.combat.attackers}
     for blocker, attacker in declaration.items():
         blockers[attacker] = blockers[attacker] + (blocker,)
-        trace.add("combat.declare-blockers", "combat.blocks", blocker=blocker,
-                  attacker=attacker)
+        trace.add("twohg.block-any" if _is_twohg(state) else "combat.declare-blockers",
+                  "combat.blocks", blocker=blocker, attacker=attacker)
     blocked = frozenset(a for a, bs in blockers.items() if bs)
     for attacker, bs in blockers.items():
         if len(bs) > 1 and era.blocker_division == "ordered":

@@ -39,7 +39,8 @@ def deal_damage(era: type[Era], state: GameState, trace: Trace, source: Source,
     kind = "combat" if combat else "noncombat"
     if state.is_player(recipient):
         state = state.with_life_change(recipient, -amount)
-        trace.add("damage.to-player", "damage.player", source=source.id, player=recipient,
+        key = "twohg.damage-to-team" if state.team_of(recipient) else "damage.to-player"
+        trace.add(key, "damage.player", source=source.id, player=recipient,
                   amount=amount, combat=combat, life=state.life(recipient))
     else:
         obj = state.obj(recipient)

@@ -493,7 +493,7 @@ OBJECT_FIELDS = ("id", "card", "name", "types", "subtypes", "supertypes", "power
 
 
 def _object(raw: Any, path: str, zone: str, players: Mapping[str, Player], err: _Errors,
-            ) -> Obj | None:
+            *, in_setup: bool = True) -> Obj | None:
     if not isinstance(raw, dict):
         err.add(path, "an object is a mapping with at least `id`")
         return None
@@ -593,7 +593,7 @@ def _object(raw: Any, path: str, zone: str, players: Mapping[str, Player], err: 
     )
     if obj.is_creature and (obj.power is None or obj.toughness is None):
         err.add(path, f"{oid} is a creature: it needs `power` and `toughness`")
-    if zone == "battlefield" and obj.is_planeswalker and "loyalty" not in counters:
+    if in_setup and zone == "battlefield" and obj.is_planeswalker and "loyalty" not in counters:
         err.add(f"{path}.counters", f"{oid} is a planeswalker on the battlefield: it has exactly "
                                     f"the counters written in setup, so give "
                                     f"`counters: {{loyalty: N}}` (N at least 1)")
@@ -774,7 +774,7 @@ def parse_action(item: Any, path: str, state: GameState, known: set[str], err: _
             if "controller" in args and args["controller"] not in players:
                 err.add(f"{p}.controller", f"{args['controller']!r} is not a player")
         else:
-            obj = _object(args, p, "battlefield", players, err)
+            obj = _object(args, p, "battlefield", players, err, in_setup=False)
             if obj is not None:
                 if obj.id in players or obj.id in state.teams:
                     err.add(f"{p}.id", f"duplicate id {obj.id!r}")

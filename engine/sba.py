@@ -111,8 +111,8 @@ def check(era: type[Era], state: GameState, trace: Trace,
             if oid in to_graveyard:
                 del destroy[oid]
             elif state.obj(oid).has("indestructible"):
-                trace.add("keyword.indestructible", "sba.indestructible", object=oid,
-                          would=destroy[oid][1])
+                trace.add_first(("keyword.indestructible", destroy[oid][0]),
+                                "sba.indestructible", object=oid, would=destroy[oid][1])
                 del destroy[oid]
         if not to_graveyard and not destroy:
             return state, asked

@@ -52,5 +52,13 @@ class Trace:
         number = self.era.rule(rule_key) if rule_key else None
         self.steps.append(TraceStep(number, rule_key, self.era.key, event, data, self.action))
 
+    def add_first(self, rule_keys: tuple[str, ...], event: str, **data: Any) -> None:
+        """Cite the first of ``rule_keys`` that exists in this era (e.g. indestructible
+        was not yet a keyword with a rule of its own in Lorwyn)."""
+        from engine import rulebook
+
+        key = next((k for k in rule_keys if rulebook.exists(k, self.era.key)), None)
+        self.add(key, event, **data)
+
     def as_list(self) -> list[dict[str, Any]]:
         return [s.as_dict() for s in self.steps]
