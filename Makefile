@@ -1,0 +1,102 @@
+# Everyday commands: `make run` (dev server on http://127.0.0.1:8000) and `make test`.
+# Every target installs what it needs first; stamp files make repeated runs instant.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+NODE_STAMP := node_modules/.package-lock.json
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+MAKEMESSAGES_OPTS := -l it -l es --add-location=file --no-obsolete \
+	--ignore='.venv/*' --ignore='node_modules/*' --ignore='tests/*' --ignore='staticfiles/*'
+
+# The first interpreter >= 3.12 among these wins (pyenv shims that fail are skipped).
+PYTHON_CANDIDATES = python3.13 python3.12 python3 \
+	$(wildcard /root/.pyenv/versions/3.1[3-9]*/bin/python3) \
+	$(wildcard /root/.pyenv/versions/3.12*/bin/python3) \
+	$(wildcard /usr/bin/python3.1[2-9])
+find_python = $(shell for py in $(PYTHON_CANDIDATES); do \
+	if command -v "$$py" >/dev/null 2>&1 && \
+	   "$$py" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
+		command -v "$$py"; break; \
+	fi; done)
+
+.PHONY: help venv install node_modules translations migrate load run test lint bench makemessages clean
+
+help:
+	@echo "make run           install, compile translations, migrate, load scenarios, serve on 127.0.0.1:8000"
+	@echo "make test          install, compile translations, lint, run the test suite (honours DATABASE_URL)"
+	@echo "make lint          ruff check, and mypy --strict on the engine"
+	@echo "make bench         run the benchmarks in tests/bench (if any)"
+	@echo "make makemessages  refresh locale/*/LC_MESSAGES/django.po from the sources (needs GNU gettext)"
+	@echo "make clean         remove the virtualenv, node_modules, compiled translations and caches"
+
+$(PY):
+	@base="$(find_python)"; \
+	if [ -z "$$base" ]; then \
+		echo "No Python >= 3.12 found. Install one, for example:" >&2; \
+		echo "  apt-get install python3.12 python3.12-venv   (Debian/Ubuntu)" >&2; \
+		echo "  pyenv install 3.12                           (pyenv)" >&2; \
+		exit 1; \
+	fi; \
+	echo "Creating $(VENV) with $$base"; \
+	"$$base" -m venv $(VENV) || { echo "Creating the virtualenv failed: install the venv module (e.g. apt-get install python3.12-venv)." >&2; rm -rf $(VENV); exit 1; }
+
+venv: $(PY)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+install: $(STAMP) $(NODE_STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: install Node.js and npm (apt-get install npm)." >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
+node_modules: $(NODE_STAMP)
+
+%.mo: %.po | $(STAMP)
+	$(PY) manage.py compiletranslations
+
+translations: $(MO_FILES)
+
+migrate: install
+	$(PY) manage.py migrate --no-input
+
+load: migrate
+	@if $(PY) manage.py help load_scenarios >/dev/null 2>&1; then \
+		$(PY) manage.py load_scenarios; \
+	else \
+		echo "scenario library loader not installed yet"; \
+	fi
+
+run: install translations migrate load
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict engine
+
+test: install translations lint
+	$(PY) -m pytest -n auto
+
+bench: install translations
+	@if [ -f tests/bench/__main__.py ]; then \
+		$(PY) -m tests.bench; \
+	else \
+		echo "no benchmarks yet"; \
+	fi
+
+makemessages: $(STAMP)
+	$(PY) manage.py makemessages $(MAKEMESSAGES_OPTS)
+
+clean:
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find locale -name '*.mo' -delete

@@ -1,0 +1,1 @@
+"""Settings: ``base`` holds everything common; ``dev``, ``test`` and ``prod`` override it."""
