@@ -7,17 +7,23 @@ after every action, as the rules say.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from engine import combat as cb
 from engine import sba
 from engine.cards import Ability, Card, Effect, Wording, find_card
 from engine.damage import Source, damage_to_player, deal_damage, redirection_violation
 from engine.eras import Era, era_end
-from engine.errors import DocumentError, ErrorItem, IllegalAction, Violation
+from engine.errors import DocumentError, IllegalAction, Violation
 from engine.state import (
-    MAIN_STEPS, STEPS, Combat, GameState, Obj, step_index, with_counters,
+    MAIN_STEPS,
+    STEPS,
+    GameState,
+    Obj,
+    step_index,
+    with_counters,
 )
 from engine.targets import target_violation
 from engine.trace import Trace

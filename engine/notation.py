@@ -10,14 +10,21 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from engine.actions import Action
 from engine.cards import UnknownCard, find_card
 from engine.errors import CapExceeded, DocumentError, ErrorItem
 from engine.state import (
-    KEYWORDS, STEPS, ZONES, GameState, Obj, Player, Team, Turn,
+    KEYWORDS,
+    STEPS,
+    GameState,
+    Obj,
+    Player,
+    Team,
+    Turn,
 )
 
 FORMAT = 1
@@ -246,7 +253,8 @@ def parse(document: Any) -> Scenario:
     elif len(questions) > MAX_QUESTIONS:
         err.add("questions", f"at most {MAX_QUESTIONS} questions")
     err.raise_if_any()
-    scenario = Scenario(str(sid), str(topic), int(difficulty), era_tuple, title, story,
+    assert isinstance(difficulty, int)
+    scenario = Scenario(str(sid), str(topic), difficulty, era_tuple, title, story,
                         explain, params, document)
     # Build the default variant now: every structural error surfaces at parse time.
     scenario.variant(0)
@@ -927,8 +935,9 @@ def parse_claim(raw: Any, path: str, state: GameState, known: set[str], err: _Er
         "list": isinstance(value, list),
     }[query.value_type]
     if not ok:
-        err.add(f"{path}.is", f"the query {query.kind!r} answers a "
-                              f"{ {'int': 'number', 'bool': 'true/false', 'str': 'name', 'list': 'list'}[query.value_type] }")
+        kind_name = {"int": "number", "bool": "true/false", "str": "name",
+                     "list": "list"}[query.value_type]
+        err.add(f"{path}.is", f"the query {query.kind!r} answers a {kind_name}")
         return None
     return Claim(query, value)
 

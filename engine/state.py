@@ -8,8 +8,8 @@ resolved under every era.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Mapping
 
 STEPS: tuple[str, ...] = (
     "untap", "upkeep", "draw", "main1", "beginning-of-combat", "declare-attackers",

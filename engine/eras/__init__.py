@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from engine.errors import EngineError
 from engine.eras.base import Era
 from engine.eras.dom import DOM
 from engine.eras.fdn import FDN
@@ -18,6 +17,7 @@ from engine.eras.m14 import M14
 from engine.eras.mh2 import MH2
 from engine.eras.mom import MOM
 from engine.eras.xln import XLN
+from engine.errors import EngineError
 
 ERAS: tuple[type[Era], ...] = (Era, M10, M11, M14, XLN, DOM, MH2, MOM, FDN)
 ERA_KEYS: tuple[str, ...] = tuple(e.key for e in ERAS)

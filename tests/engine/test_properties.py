@@ -1,0 +1,165 @@
+"""Engine invariants over random boards (hypothesis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import combat as cb
+from engine.eras import ERA_KEYS, find_era
+from engine.errors import EngineError
+from engine.notation import parse
+from engine.runner import play
+
+KEYWORDS = ["trample", "deathtouch", "first-strike", "double-strike", "lifelink",
+            "trample-over-planeswalkers", "indestructible"]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> dict[str, Any]:
+    n_attackers = draw(st.integers(1, 3))
+    n_blockers = draw(st.integers(0, 3))
+    loyalty = draw(st.integers(1, 8))
+    battlefield: list[dict[str, Any]] = [
+        {"id": "pw", "controller": "bob", "types": ["planeswalker"], "subtypes": ["Garruk"],
+         "loyalty": loyalty, "counters": {"loyalty": loyalty}},
+    ]
+    attack: dict[str, str] = {}
+    for i in range(n_attackers):
+        oid = f"a{i}"
+        battlefield.append({
+            "id": oid, "controller": "alice", "types": ["creature"],
+            "power": draw(st.integers(0, 9)), "toughness": draw(st.integers(1, 9)),
+            "keywords": draw(st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True)),
+        })
+        attack[oid] = draw(st.sampled_from(["bob", "pw"]))
+    block: dict[str, str] = {}
+    for j in range(n_blockers):
+        oid = f"b{j}"
+        toughness = draw(st.integers(1, 6))
+        battlefield.append({
+            "id": oid, "controller": "bob", "types": ["creature"],
+            "power": draw(st.integers(0, 5)), "toughness": toughness,
+            "damage": draw(st.integers(0, toughness - 1)),
+            "keywords": draw(st.lists(st.sampled_from(["deathtouch", "first-strike"]),
+                                      max_size=1)),
+        })
+        target = draw(st.sampled_from([None, *attack]))
+        if target is not None:
+            block[oid] = target
+    actions: list[dict[str, Any]] = [{"attack": attack}]
+    if block:
+        actions.append({"block": block})
+    if draw(st.booleans()):
+        actions.append({"move": {"pw": draw(st.sampled_from(["graveyard", "hand", "exile"]))}})
+    stop_before_damage = draw(st.booleans())
+    if not stop_before_damage:
+        actions.append({"combat_damage": {}})
+    return {
+        "format": 1, "id": "random", "topic": "combat-damage-assignment", "difficulty": 1,
+        "title": {"en": "random"},
+        "setup": {"turn": {"active": "alice", "step": "main1"},
+                  "players": [{"id": "alice", "life": 20}, {"id": "bob", "life": 20}],
+                  "battlefield": battlefield},
+        "actions": actions,
+        "questions": [{"id": "q", "kind": "number", "ask": {"en": "x"},
+                       "answer": {"life": "bob"}}],
+        "_loyalty": loyalty, "_stop": stop_before_damage,
+    }
+
+
+def _doc(board: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in board.items() if not k.startswith("_")}
+
+
+FAST = settings(max_examples=150, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+
+@FAST
+@given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
+def test_only_documented_errors_and_deterministic(board: dict[str, Any], era_key: str) -> None:
+    era = find_era(era_key)
+    variant = parse(_doc(board)).variant(0)
+    try:
+        first = play(era, variant)
+    except EngineError:
+        return
+    second = play(era, variant)
+    assert first[0] == second[0]
+    assert first[1].as_list() == second[1].as_list()
+
+
+@FAST
+@given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
+def test_life_and_loyalty_balance_with_the_damage_dealt(board: dict[str, Any],
+                                                        era_key: str) -> None:
+    era = find_era(era_key)
+    variant = parse(_doc(board)).variant(0)
+    try:
+        state, trace = play(era, variant)
+    except EngineError:
+        return
+    to_bob = sum(s.data["amount"] for s in trace.steps
+                 if s.event == "damage.player" and s.data["player"] == "bob")
+    gained = sum(s.data["amount"] for s in trace.steps
+                 if s.event == "damage.lifelink" and s.data["player"] == "alice")
+    assert state.life("bob") == 20 - to_bob
+    assert state.life("alice") == 20 + gained
+    to_pw = sum(s.data["amount"] for s in trace.steps
+                if s.event == "damage.planeswalker" and s.data["object"] == "pw")
+    pw = state.obj("pw")
+    if pw.on_battlefield:
+        assert pw.counter("loyalty") == board["_loyalty"] - to_pw
+    elif to_pw:
+        assert to_pw >= board["_loyalty"]
+
+
+@FAST
+@given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
+def test_assignment_generators_and_checkers_agree(board: dict[str, Any], era_key: str) -> None:
+    if not board["_stop"]:
+        return
+    era = find_era(era_key)
+    variant = parse(_doc(board)).variant(0)
+    try:
+        state, _ = play(era, variant)
+    except EngineError:
+        return
+    assert state.combat is not None
+    for attacker in state.combat.attackers:
+        opts = cb.options(era, state, attacker)
+        legal = list(cb.legal_assignments(era, state, attacker))
+        if not opts.recipients:
+            assert legal == [{}]
+            continue
+        default = cb.default_assignment(era, state, attacker)
+        assert cb.assignment_violation(era, state, attacker, default) is None, default
+        assert default in legal or (not default and opts.power == 0)
+        for recipient in opts.recipients:
+            best = max((a.get(recipient, 0) for a in legal), default=0)
+            assert cb.max_damage_to(era, state, attacker, recipient) == best, recipient
+        # The checker refuses what the generator leaves out.
+        for combo in cb._compositions(opts.power, len(opts.recipients)):
+            candidate = {r: n for r, n in zip(opts.recipients, combo, strict=True) if n}
+            is_legal = cb.assignment_violation(era, state, attacker, candidate) is None
+            assert is_legal == (candidate in legal)
+
+
+@FAST
+@given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
+def test_attack_targets_agree_with_the_attack_check(board: dict[str, Any], era_key: str) -> None:
+    era = find_era(era_key)
+    doc = _doc(board)
+    doc["actions"] = []
+    variant = parse(doc).variant(0)
+    state = variant.state
+    for oid in ("a0", "a1", "a2"):
+        if oid not in state.objects:
+            continue
+        targets = cb.attack_targets(era, state, oid)
+        for candidate in ("alice", "bob", "pw", "a0", "nobody"):
+            ok = cb.attack_violation(era, state, oid, candidate) is None
+            assert ok == (candidate in targets), (oid, candidate)
