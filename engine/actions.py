@@ -562,6 +562,38 @@ def perform_counters(era: type[Era], state: GameState, trace: Trace, action: Act
     return state
 
 
+def perform_become(era: type[Era], state: GameState, trace: Trace, action: Action,
+                   ) -> GameState:
+    """An effect changes characteristics. An attacked planeswalker that stops being a
+    planeswalker, or an attacking or blocking creature that stops being a creature, is
+    removed from combat (506.4)."""
+    for oid, change in action.args.items():
+        obj = state.obj(oid)
+        if not obj.on_battlefield:
+            raise DocumentError.at(f"{action.path}.{oid}", f"{oid} is not on the battlefield")
+        new = replace(
+            obj,
+            types=frozenset(change.get("types", obj.types)),
+            subtypes=tuple(change.get("subtypes", obj.subtypes)),
+            supertypes=frozenset(change.get("supertypes", obj.supertypes)),
+            power=change.get("power", obj.power),
+            toughness=change.get("toughness", obj.toughness),
+            keywords=frozenset(change.get("keywords", obj.keywords)),
+        )
+        trace.add(None, "effect.characteristics", object=oid,
+                  types=sorted(new.types), power=new.power, toughness=new.toughness)
+        combat = state.combat
+        state = state.with_object(new)
+        if combat is not None:
+            attacked = oid in combat.attackers.values()
+            in_combat = oid in combat.attackers or combat.blocking(oid) is not None
+            if (attacked and ((obj.is_planeswalker and not new.is_planeswalker)
+                              or (obj.is_battle and not new.is_battle))) or (
+                    in_combat and obj.is_creature and not new.is_creature):
+                state = remove_from_combat(state, oid, trace, "stopped-being")
+    return state
+
+
 def perform_step(era: type[Era], state: GameState, trace: Trace, action: Action) -> GameState:
     target: str = action.args["step"]
     if step_index(target) <= step_index(state.turn.step):

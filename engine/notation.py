@@ -34,8 +34,9 @@ TOPICS = ("trample-into-planeswalkers", "removed-attack-target", "redirection-er
           "two-headed-giant", "planechase")
 QUESTION_KINDS = ("number", "yesno", "choice", "multi", "assign", "eras")
 ACTION_KINDS = ("attack", "block", "order", "assign", "combat_damage", "cast", "damage",
-                "activate", "enter", "move", "control", "counters", "choose", "step",
-                "next_turn")
+                "activate", "enter", "move", "control", "counters", "become", "choose",
+                "step", "next_turn")
+BECOME_FIELDS = ("types", "subtypes", "supertypes", "power", "toughness", "keywords")
 QUERY_KINDS = {"life": "int", "loyalty": "int", "damage": "int", "counters": "int",
                "zone": "str", "controller": "str", "attacking": "str", "blocked": "bool",
                "legal": "bool", "max_damage_to": "int", "attack_targets": "list"}
@@ -811,6 +812,30 @@ def parse_action(item: Any, path: str, state: GameState, known: set[str], err: _
             for k, d in kinds.items():
                 if not _is_int(d) or abs(d) > MAX_NUMBER:
                     err.add(f"{p}.{o}.{k}", "a counter change is a whole number")
+    elif kind == "become" and mapping(args):
+        for o, change in args.items():
+            obj_ref(o, f"{p}.{o}")
+            if not isinstance(change, dict) or not change:
+                err.add(f"{p}.{o}", f"a change is a mapping of: {', '.join(BECOME_FIELDS)}")
+                continue
+            for k, v in change.items():
+                if k not in BECOME_FIELDS:
+                    err.add(f"{p}.{o}.{k}", f"unknown field {k!r}; expected: "
+                                            f"{', '.join(BECOME_FIELDS)}")
+                elif k in ("power", "toughness"):
+                    if not _is_int(v) or abs(v) > MAX_NUMBER:
+                        err.add(f"{p}.{o}.{k}", f"`{k}` must be a whole number")
+                elif not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    err.add(f"{p}.{o}.{k}", f"`{k}` must be a list of words")
+                elif k == "keywords":
+                    for x in v:
+                        if x not in KEYWORDS:
+                            err.add(f"{p}.{o}.{k}", f"unknown keyword {x!r}")
+                elif k == "types":
+                    for x in v:
+                        if x not in ("creature", "planeswalker", "artifact", "enchantment",
+                                     "land", "battle"):
+                            err.add(f"{p}.{o}.{k}", f"unknown permanent type {x!r}")
     elif kind == "choose":
         if not isinstance(args, dict):
             err.add(p, "`choose` takes {keep: ID}")

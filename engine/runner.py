@@ -75,6 +75,8 @@ def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
         return act.perform_control(era, state, trace, action)
     if k == "counters":
         return act.perform_counters(era, state, trace, action)
+    if k == "become":
+        return act.perform_become(era, state, trace, action)
     if k == "step":
         return act.perform_step(era, state, trace, action)
     if k == "next_turn":
