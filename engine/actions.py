@@ -8,7 +8,7 @@ after every action, as the rules say.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import combat as cb
@@ -22,6 +22,7 @@ from engine.state import (
     STEPS,
     GameState,
     Obj,
+    evolve,
     step_index,
     with_counters,
 )
@@ -58,9 +59,10 @@ def perform_attack(era: type[Era], state: GameState, trace: Trace, action: Actio
         raise _fail(action.path, era, "combat.declare-attackers", "attack.too-late",
                     f"it is the {state.turn.step} step: attackers are declared in the "
                     f"declare attackers step")
+    targets = cb.legal_targets(era, state)
     for attacker, target in decl.items():
-        _raise(f"{action.path}.{attacker}", era, cb.attack_violation(era, state, attacker,
-                                                                      target))
+        _raise(f"{action.path}.{attacker}", era,
+               cb.attack_violation(era, state, attacker, target, targets))
     return cb.declare_attackers(era, state, trace, decl)
 
 
@@ -89,7 +91,7 @@ def perform_order(era: type[Era], state: GameState, trace: Trace, action: Action
         blockers[attacker] = tuple(order)
         trace.add("combat.damage-assignment-order", "combat.order", attacker=attacker,
                   order=list(order))
-    return replace(state, combat=replace(combat, blockers=blockers))
+    return evolve(state, combat=evolve(combat, blockers=blockers))
 
 
 def perform_assign(era: type[Era], state: GameState, trace: Trace, action: Action) -> GameState:
@@ -105,7 +107,7 @@ def perform_assign(era: type[Era], state: GameState, trace: Trace, action: Actio
                         "assign.not-attacking", f"{attacker} is not an attacking creature")
         assignments[attacker] = dict(amounts)
         paths[attacker] = f"{action.path}.{attacker}"
-    return replace(state, combat=replace(combat, assignments=assignments, assign_paths=paths))
+    return evolve(state, combat=evolve(combat, assignments=assignments, assign_paths=paths))
 
 
 def lock_in_combat_damage(era: type[Era], state: GameState, trace: Trace, path: str,
@@ -120,7 +122,7 @@ def lock_in_combat_damage(era: type[Era], state: GameState, trace: Trace, path: 
               first_strike=first)
     state = cb.mark_step_done(state, first, assigned)
     assert state.combat is not None
-    return replace(state, combat=replace(state.combat, pending=pending,
+    return evolve(state, combat=evolve(state.combat, pending=pending,
                                          pending_first_strike=first))
 
 
@@ -304,7 +306,7 @@ def resolve_effect(era: type[Era], state: GameState, trace: Trace, path: str, ef
             eot = obj.eot_keywords
             if effect.get("haste"):
                 keywords, eot = keywords | {"haste"}, eot | {"haste"}
-            state = state.with_object(replace(
+            state = state.with_object(evolve(
                 obj, tapped=False if effect.get("untap") else obj.tapped,
                 keywords=keywords, eot_keywords=eot,
                 eot_controller=obj.eot_controller or before))
@@ -313,6 +315,10 @@ def resolve_effect(era: type[Era], state: GameState, trace: Trace, path: str, ef
         trace.add(None, "effect.gain-life", player=caster, amount=amount)
     else:
         trace.add(None, "effect.not-modelled", kind=kind)
+    gain = effect.get("gain_life")
+    if gain and kind != "gain-life":
+        state = state.with_life_change(caster, int(gain))
+        trace.add(None, "effect.gain-life", player=caster, amount=int(gain))
     self_damage = effect.get("self_damage")
     if self_damage:
         state = _hit(era, state, trace, source, caster, int(self_damage), {})
@@ -479,7 +485,7 @@ def perform_activate(era: type[Era], state: GameState, trace: Trace, action: Act
     _redirects(era, state, action.path, source, args.get("redirect_to") or {})
     cost = ability.cost_value(x)
     state = state.with_object(with_counters(obj, "loyalty", cost))
-    state = replace(state, activated=state.activated | {(obj.id, obj.generation)})
+    state = evolve(state, activated=state.activated | {(obj.id, obj.generation)})
     trace.add("loyalty.cost", "loyalty.activated", permanent=permanent, ability=index,
               cost=cost, loyalty=state.obj(permanent).counter("loyalty"), targets=targets)
     # The ability waits on the stack; state-based actions happen before it resolves, so a
@@ -503,7 +509,7 @@ def enter_battlefield(era: type[Era], state: GameState, trace: Trace, oid: str, 
             new_counters["loyalty"] = obj.loyalty
         if obj.is_battle and obj.defense is not None and era.battles:
             new_counters["defense"] = obj.defense
-    entered = replace(obj, zone="battlefield", generation=obj.generation + 1,
+    entered = evolve(obj, zone="battlefield", generation=obj.generation + 1,
                       controller=controller or obj.owner, damage=0, deathtouched=False,
                       tapped=False, sick=True, counters=new_counters)
     state = state.with_object(entered)
@@ -520,7 +526,7 @@ def enter_battlefield(era: type[Era], state: GameState, trace: Trace, oid: str, 
 def perform_enter(era: type[Era], state: GameState, trace: Trace, action: Action,
                   new_obj: Obj | None) -> GameState:
     if new_obj is not None:
-        state = state.with_object(replace(new_obj, zone="enter-pending"))
+        state = state.with_object(evolve(new_obj, zone="enter-pending"))
         oid = new_obj.id
     else:
         oid = action.args["id"]
@@ -571,7 +577,7 @@ def perform_become(era: type[Era], state: GameState, trace: Trace, action: Actio
         obj = state.obj(oid)
         if not obj.on_battlefield:
             raise DocumentError.at(f"{action.path}.{oid}", f"{oid} is not on the battlefield")
-        new = replace(
+        new = evolve(
             obj,
             types=frozenset(change.get("types", obj.types)),
             subtypes=tuple(change.get("subtypes", obj.subtypes)),
@@ -606,12 +612,12 @@ def perform_step(era: type[Era], state: GameState, trace: Trace, action: Action)
     if target == "cleanup":
         state = _cleanup(state, trace)
     trace.add(None, "turn.step", step=target)
-    return replace(state, turn=replace(state.turn, step=target))
+    return evolve(state, turn=evolve(state.turn, step=target))
 
 
 def _end_combat(state: GameState, trace: Trace) -> GameState:
     trace.add("combat.end", "combat.ends")
-    return replace(state, combat=None)
+    return evolve(state, combat=None)
 
 
 def _cleanup(state: GameState, trace: Trace) -> GameState:
@@ -621,13 +627,13 @@ def _cleanup(state: GameState, trace: Trace) -> GameState:
     for oid, obj in objects.items():
         if obj.on_battlefield and (obj.damage or obj.deathtouched or obj.eot_controller
                                    or obj.eot_keywords):
-            objects[oid] = replace(
+            objects[oid] = evolve(
                 obj, damage=0, deathtouched=False,
                 controller=obj.eot_controller or obj.controller,
                 eot_controller=None, keywords=obj.keywords - obj.eot_keywords,
                 eot_keywords=frozenset(),
                 sick=obj.sick or bool(obj.eot_controller))
-    return replace(state, objects=objects)
+    return evolve(state, objects=objects)
 
 
 def perform_next_turn(era: type[Era], state: GameState, trace: Trace, action: Action,
@@ -651,10 +657,10 @@ def perform_next_turn(era: type[Era], state: GameState, trace: Trace, action: Ac
     objects = dict(state.objects)
     for oid, obj in objects.items():
         if obj.on_battlefield and obj.controller in new_team:
-            objects[oid] = replace(obj, tapped=False, sick=False)
+            objects[oid] = evolve(obj, tapped=False, sick=False)
     trace.add(None, "turn.begins", active=nxt, number=state.turn.number + 1)
-    return replace(state, objects=objects, activated=frozenset(), combat=None,
-                   turn=replace(state.turn, active=nxt, step="main1",
+    return evolve(state, objects=objects, activated=frozenset(), combat=None,
+                   turn=evolve(state.turn, active=nxt, step="main1",
                                 number=state.turn.number + 1))
 
 

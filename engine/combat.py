@@ -14,12 +14,12 @@ Machine). Lorwyn's combat damage also waits on the stack (310.1).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from engine.damage import Source, deal_damage
+from engine.damage import Source, deal_damage, deal_damage_all
 from engine.eras import Era
 from engine.errors import Violation
-from engine.state import STEPS, Combat, GameState, Obj, PendingDamage, step_index
+from engine.state import STEPS, Combat, GameState, Obj, PendingDamage, evolve, step_index
 from engine.trace import Trace
 
 MAX_ENUMERATED = 5000
@@ -86,12 +86,17 @@ def _targets(era: type[Era], state: GameState) -> list[str]:
     return out
 
 
+def legal_targets(era: type[Era], state: GameState) -> list[str]:
+    """What an attacking creature may attack in this state (the same for each one)."""
+    return _targets(era, state)
+
+
 def attack_violation(era: type[Era], state: GameState, oid: str, target: str,
-                     ) -> Violation | None:
+                     targets: list[str] | None = None) -> Violation | None:
     why = attacker_violation(era, state, oid)
     if why is not None:
         return why
-    if target in _targets(era, state):
+    if target in (targets if targets is not None else _targets(era, state)):
         return None
     defenders = defending_players(state)
     if target in state.teams:
@@ -137,11 +142,11 @@ def declare_attackers(era: type[Era], state: GameState, trace: Trace,
         defending[oid] = _defending_player_for(state, target)
         obj = state.obj(oid)
         if not obj.has("vigilance"):
-            state = state.with_object(replace(obj, tapped=True))
+            state = state.with_object(evolve(obj, tapped=True))
         trace.add(_attack_rule(era, state, target), "combat.attacks", attacker=oid,
                   target=target)
     combat = Combat(attackers=attackers, defending=defending)
-    return replace(state, combat=combat, turn=replace(state.turn, step="declare-attackers"))
+    return evolve(state, combat=combat, turn=evolve(state.turn, step="declare-attackers"))
 
 
 def _attack_rule(era: type[Era], state: GameState, target: str) -> str:
@@ -245,8 +250,8 @@ def declare_blockers(era: type[Era], state: GameState, trace: Trace,
         if len(bs) > 1 and era.blocker_division == "ordered":
             trace.add("combat.damage-assignment-order", "combat.order", attacker=attacker,
                       order=list(bs))
-    combat = replace(state.combat, blockers=blockers, blocked=blocked, blocks_declared=True)
-    return replace(state, combat=combat, turn=replace(state.turn, step="declare-blockers"))
+    combat = evolve(state.combat, blockers=blockers, blocked=blocked, blocks_declared=True)
+    return evolve(state, combat=combat, turn=evolve(state.turn, step="declare-blockers"))
 
 
 def order_violation(era: type[Era], state: GameState, attacker: str, order: list[str],
@@ -277,7 +282,7 @@ class StepContext:
             self.assigned[r] = self.assigned.get(r, 0) + n
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Options:
     """What an attacker may assign its damage to in one combat damage step."""
 
@@ -354,9 +359,9 @@ def options(era: type[Era], state: GameState, attacker: str,
     if not blocked:
         if target is None:
             if beyond_top:
-                return replace(empty, beyond_top=beyond_top, reason="top-removed")
-            return replace(empty, reason="attacking-nothing")
-        return replace(empty, unblocked_to=recipients_of_target(), beyond_top=beyond_top,
+                return evolve(empty, beyond_top=beyond_top, reason="top-removed")
+            return evolve(empty, reason="attacking-nothing")
+        return evolve(empty, unblocked_to=recipients_of_target(), beyond_top=beyond_top,
                        planeswalker_need=need)
     blockers = tuple(b for b in combat.blockers.get(attacker, ())
                      if b in state.objects and state.obj(b).on_battlefield
@@ -371,7 +376,7 @@ def options(era: type[Era], state: GameState, attacker: str,
     if not trample:
         beyond_top = None
     if not blockers and not trample:
-        return replace(empty, reason="blockers-gone")
+        return evolve(empty, reason="blockers-gone")
     return Options(attacker, power, blockers, lethal, trample_lethal, ordered, beyond,
                    beyond_top, need, (), True, split_team,
                    "" if (blockers or beyond or beyond_top) else "trample-nowhere")
@@ -567,7 +572,8 @@ def first_strike_step_needed(state: GameState) -> bool:
     combat = state.combat
     if combat is None or combat.first_strike_done:
         return False
-    return any(state.obj(oid).has("first-strike") or state.obj(oid).has("double-strike")
+    objects = state.objects
+    return any(not objects[oid].keywords.isdisjoint(_STRIKES_FIRST)
                for oid in _in_combat(state))
 
 
@@ -580,14 +586,20 @@ def _in_combat(state: GameState) -> list[str]:
     return out
 
 
+_STRIKES_FIRST = frozenset({"first-strike", "double-strike"})
+
+
 def _assigns_in(obj: Obj, first_strike_step: bool, combat: Combat) -> bool:
-    strikes_first = obj.has("first-strike") or obj.has("double-strike")
+    """510.4: the first step is for creatures with first strike or double strike; the
+    second for those that had neither, and those with double strike."""
+    keywords = obj.keywords
     if first_strike_step:
-        return strikes_first
-    if obj.has("double-strike"):
+        return not keywords.isdisjoint(_STRIKES_FIRST)
+    if "double-strike" in keywords:
         return True
-    return not (combat.first_strike_done and obj.id in combat.struck_first) and not (
-        combat.first_strike_done and obj.has("first-strike"))
+    if not combat.first_strike_done:
+        return True
+    return obj.id not in combat.struck_first and "first-strike" not in keywords
 
 
 @dataclass(frozen=True, slots=True)
@@ -688,9 +700,8 @@ def _cite_nothing(opts: Options) -> str:
 def deal_assigned(era: type[Era], state: GameState, trace: Trace,
                   assigned: Iterable[Assigned]) -> GameState:
     """510.2: all combat damage of the step is dealt at once."""
-    for a in assigned:
-        state = deal_damage(era, state, trace, a.source, a.recipient, a.amount, combat=True)
-    return state
+    return deal_damage_all(era, state, trace,
+                           ((a.source, a.recipient, a.amount, True) for a in assigned))
 
 
 def mark_step_done(state: GameState, first_strike: bool, assigned: list[Assigned],
@@ -700,12 +711,12 @@ def mark_step_done(state: GameState, first_strike: bool, assigned: list[Assigned
     used = {a.source.id for a in assigned}
     assignments = {k: v for k, v in combat.assignments.items() if k not in used}
     if first_strike:
-        combat = replace(combat, first_strike_done=True,
+        combat = evolve(combat, first_strike_done=True,
                          struck_first=combat.struck_first | frozenset(used),
                          assignments=assignments)
     else:
-        combat = replace(combat, assignments=assignments, regular_done=True)
-    return replace(state, combat=combat, turn=replace(state.turn, step="combat-damage"))
+        combat = evolve(combat, assignments=assignments, regular_done=True)
+    return evolve(state, combat=combat, turn=evolve(state.turn, step="combat-damage"))
 
 
 def to_pending(state: GameState, assigned: list[Assigned]) -> tuple[PendingDamage, ...]:
@@ -733,7 +744,7 @@ def resolve_pending(era: type[Era], state: GameState, trace: Trace) -> GameState
                           recipient=p.recipient, amount=p.amount, reason="recipient-left")
                 continue
         state = deal_damage(era, state, trace, src, p.recipient, p.amount, combat=True)
-    return replace(state, combat=replace(combat, pending=()))
+    return evolve(state, combat=evolve(combat, pending=()))
 
 
 def steps_after(step: str) -> tuple[str, ...]:

@@ -9,11 +9,12 @@ gains that much life.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from engine.eras import Era
 from engine.errors import Violation
-from engine.state import GameState, Obj, with_counters
+from engine.state import GameState, Obj, evolve, with_counters
 from engine.trace import Trace
 
 
@@ -28,47 +29,70 @@ class Source:
 
     @classmethod
     def of(cls, obj: Obj) -> Source:
-        return cls(obj.id, obj.controller, obj.has("deathtouch"), obj.has("lifelink"))
+        keywords = obj.keywords
+        return cls(obj.id, obj.controller, "deathtouch" in keywords, "lifelink" in keywords)
 
 
 def deal_damage(era: type[Era], state: GameState, trace: Trace, source: Source,
                 recipient: str, amount: int, *, combat: bool) -> GameState:
     """One damage event, already redirected if it was going to be."""
-    if amount <= 0:
-        return state
-    kind = "combat" if combat else "noncombat"
-    if state.is_player(recipient):
-        state = state.with_life_change(recipient, -amount)
-        key = "twohg.damage-to-team" if state.team_of(recipient) else "damage.to-player"
-        trace.add(key, "damage.player", source=source.id, player=recipient,
-                  amount=amount, combat=combat, life=state.life(recipient))
-    else:
-        obj = state.obj(recipient)
-        if not obj.on_battlefield:
-            trace.add(None, "damage.recipient-gone", source=source.id, object=recipient,
-                      amount=amount, kind=kind)
-            return state
-        if obj.is_planeswalker:
-            obj = with_counters(obj, "loyalty", -amount)
-            trace.add("pw.damage-removes-loyalty", "damage.planeswalker", source=source.id,
-                      object=recipient, amount=amount, combat=combat,
-                      loyalty=obj.counter("loyalty"))
-        if obj.is_battle and era.battles:
-            obj = with_counters(obj, "defense", -amount)
-            trace.add("damage.battle", "damage.battle", source=source.id, object=recipient,
-                      amount=amount, combat=combat, defense=obj.counter("defense"))
-        if obj.is_creature:
-            obj = replace(obj, damage=obj.damage + amount,
-                          deathtouched=obj.deathtouched or source.deathtouch)
-            trace.add("damage.to-creature", "damage.creature", source=source.id,
-                      object=recipient, amount=amount, combat=combat, marked=obj.damage)
-        state = state.with_object(obj)
-    if source.lifelink:
-        state = state.with_life_change(source.controller, amount)
-        trace.add("keyword.lifelink", "damage.lifelink", source=source.id,
-                  player=source.controller, amount=amount,
-                  life=state.life(source.controller))
-    return state
+    return deal_damage_all(era, state, trace, ((source, recipient, amount, combat),))
+
+
+DamageEvent = tuple[Source, str, int, bool]
+
+
+def deal_damage_all(era: type[Era], state: GameState, trace: Trace,
+                    events: Iterable[DamageEvent]) -> GameState:
+    """Damage events dealt at the same time (510.2 for combat damage), in one new state."""
+    objects = dict(state.objects)
+    players = dict(state.players)
+    teams = dict(state.teams)
+
+    def change_life(pid: str, delta: int) -> int:
+        player = players[pid]
+        if player.team is not None:
+            team = teams[player.team] = evolve(teams[player.team],
+                                               life=teams[player.team].life + delta)
+            return team.life
+        player = players[pid] = evolve(player, life=player.life + delta)
+        return player.life
+
+    for source, recipient, amount, combat in events:
+        if amount <= 0:
+            continue
+        if recipient in players:
+            life = change_life(recipient, -amount)
+            key = "twohg.damage-to-team" if players[recipient].team else "damage.to-player"
+            trace.add(key, "damage.player", source=source.id, player=recipient,
+                      amount=amount, combat=combat, life=life)
+        else:
+            obj = objects[recipient]
+            if obj.zone != "battlefield":
+                trace.add(None, "damage.recipient-gone", source=source.id, object=recipient,
+                          amount=amount, kind="combat" if combat else "noncombat")
+                continue
+            if obj.is_planeswalker:
+                obj = with_counters(obj, "loyalty", -amount)
+                trace.add("pw.damage-removes-loyalty", "damage.planeswalker",
+                          source=source.id, object=recipient, amount=amount, combat=combat,
+                          loyalty=obj.counter("loyalty"))
+            if obj.is_battle and era.battles:
+                obj = with_counters(obj, "defense", -amount)
+                trace.add("damage.battle", "damage.battle", source=source.id,
+                          object=recipient, amount=amount, combat=combat,
+                          defense=obj.counter("defense"))
+            if obj.is_creature:
+                obj = evolve(obj, damage=obj.damage + amount,
+                             deathtouched=obj.deathtouched or source.deathtouch)
+                trace.add("damage.to-creature", "damage.creature", source=source.id,
+                          object=recipient, amount=amount, combat=combat, marked=obj.damage)
+            objects[recipient] = obj
+        if source.lifelink:
+            life = change_life(source.controller, amount)
+            trace.add("keyword.lifelink", "damage.lifelink", source=source.id,
+                      player=source.controller, amount=amount, life=life)
+    return evolve(state, objects=objects, players=players, teams=teams)
 
 
 def redirection_violation(era: type[Era], state: GameState, source: Source, player: str,

@@ -134,6 +134,7 @@ class Scenario:
     params: tuple[Param, ...]
     document: Mapping[str, Any]
     warnings: tuple[ErrorItem, ...] = field(default=())
+    _variants: dict[int, Variant] = field(default_factory=dict, compare=False, repr=False)
 
     def values_for(self, seed: int) -> dict[str, Any]:
         """Parameter values of a variant; seed 0 is every parameter at its default."""
@@ -157,10 +158,16 @@ class Scenario:
         return [self.values_for(s) for s in range(VARIANT_SAMPLE)]
 
     def variant(self, seed: int = 0) -> Variant:
-        return self.bind(self.values_for(seed), seed)
+        """The variant of ``seed`` (built once, then kept: variants are immutable)."""
+        cached = self._variants.get(seed)
+        if cached is None:
+            cached = self.bind(self.values_for(seed), seed)
+            if len(self._variants) < 64:
+                self._variants[seed] = cached
+        return cached
 
     def bind(self, values: Mapping[str, Any], seed: int = 0) -> Variant:
-        doc = _substitute(self.document, values, "")
+        doc = _substitute(self.document, values, "") if self.params else self.document
         return _build(doc, seed, values)
 
 
@@ -1005,3 +1012,38 @@ def parse_query(raw: Any, path: str, state: GameState, known: set[str], err: _Er
     if len(err.items) > n_before:
         return None
     return Query(kind, arg, p, action)
+
+
+# -- texts ---------------------------------------------------------------------------------------
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
+
+
+def render_text(text: Mapping[str, str], language: str, variant: Variant) -> str:
+    """A text in ``language`` (English when missing) with ``{param}`` replaced by the
+    variant's value and ``{object}`` by that object's printed name in the language.
+    A parameter whose value is a catalog card's slug shows the card's name."""
+    raw = text.get(language) or text.get("en", "")
+    objects = dict(variant.state.objects)
+    objects.update({o.id: o for o in variant.new_objects.values()})
+
+    def name_of(value: Any) -> str:
+        if isinstance(value, str):
+            try:
+                card = find_card(value)
+            except UnknownCard:
+                return value
+            return card.name.get(language) or card.name["en"]
+        return str(value)
+
+    def sub(match: re.Match[str]) -> str:
+        key = match.group(1)
+        if key in variant.values:
+            return name_of(variant.values[key])
+        if key in objects:
+            return objects[key].display_name(language)
+        if key in variant.state.players:
+            return key.capitalize()
+        return match.group(0)
+
+    return PLACEHOLDER.sub(sub, raw)

@@ -17,6 +17,11 @@ from engine.queries import answer, holds
 from engine.state import GameState, Obj
 from engine.trace import Trace
 
+QUIET_ACTIONS = frozenset({"attack", "block", "order", "assign", "choose"})
+"""Actions that change nothing a state-based action looks at (damage, toughness, loyalty,
+defense, life, which permanents are on the battlefield and who controls them): checking
+state-based actions after them finds nothing, so the runner skips the check."""
+
 
 @dataclass(slots=True)
 class Outcome:
@@ -110,7 +115,8 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
             state = act.lock_in_combat_damage(era, state, trace, action.path)
         prev_assign = action.kind == "assign"
         state = perform(era, state, trace, action, variant.new_objects.get(i), keep)
-        state, _ = sba.check(era, state, trace, keep)
+        if action.kind not in QUIET_ACTIONS:
+            state, _ = sba.check(era, state, trace, keep)
         if keep and any(s.event == "sba.choice" and s.action == i for s in trace.steps):
             i += 1  # the `choose` that follows was the choice the rules asked for
         i += 1

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.eras import Era
 from engine.errors import DocumentError, ErrorItem
-from engine.state import GameState, Obj
+from engine.state import GameState, Obj, evolve
 from engine.trace import Trace
 from engine.zones import move_object
 
@@ -57,9 +57,14 @@ def check(era: type[Era], state: GameState, trace: Trace,
         destroy: dict[str, tuple[str, str]] = {}
         choices: list[ChoiceNeeded] = []
         state = _players(era, state, trace)
-        battlefield = state.battlefield()
-        for obj in battlefield:
-            if obj.is_creature and obj.toughness is not None:
+        walkers: list[Obj] = []
+        legends: list[Obj] = []
+        pw_legendary = era.planeswalkers_legendary
+        for obj in state.objects.values():
+            if obj.zone != "battlefield":
+                continue
+            types = obj.types
+            if "creature" in types and obj.toughness is not None:
                 if obj.toughness <= 0:
                     to_graveyard[obj.id] = ("sba.zero-toughness", "sba.zero-toughness")
                 elif obj.damage >= obj.toughness:
@@ -67,26 +72,28 @@ def check(era: type[Era], state: GameState, trace: Trace,
                 elif obj.deathtouched and obj.damage > 0:
                     key = "keyword.deathtouch" if era.deathtouch == "trigger" else "sba.deathtouch"
                     destroy[obj.id] = (key, "sba.deathtouch")
-            if obj.is_planeswalker and obj.counter("loyalty") <= 0:
-                to_graveyard[obj.id] = ("sba.zero-loyalty", "sba.zero-loyalty")
-            if era.battles and obj.is_battle and obj.counter("defense") <= 0:
+            if "planeswalker" in types:
+                walkers.append(obj)
+                if obj.counters.get("loyalty", 0) <= 0:
+                    to_graveyard[obj.id] = ("sba.zero-loyalty", "sba.zero-loyalty")
+            if "legendary" in obj.supertypes or (pw_legendary and "planeswalker" in types):
+                legends.append(obj)
+            if era.battles and "battle" in types and obj.counters.get("defense", 0) <= 0:
                 to_graveyard[obj.id] = ("sba.battle-zero-defense", "sba.battle-zero-defense")
         # The uniqueness rule: planeswalkers sharing a planeswalker type.
-        if era.uniqueness_rule is not None:
-            walkers = [o for o in battlefield if o.is_planeswalker]
+        if era.uniqueness_rule is not None and len(walkers) > 1:
             per = era.uniqueness_rule == "per-controller"
-            types = {o.id: [s.casefold() for s in o.subtypes] for o in walkers}
-            for ctrl, ids in _clash_groups(walkers, types, per):
+            subtypes = {o.id: [s.casefold() for s in o.subtypes] for o in walkers}
+            for ctrl, ids in _clash_groups(walkers, subtypes, per):
                 if per:
                     choices.append(ChoiceNeeded("sba.uniqueness", ctrl or "", ids))
                 else:
                     for oid in ids:
                         to_graveyard[oid] = ("sba.uniqueness", "sba.uniqueness")
         # The legend rule: legendary permanents with the same name.
-        legends = [o for o in battlefield if is_legendary(era, o)]
         per = era.legend_rule == "per-controller"
         names = {o.id: [o.name.get("en", o.id).casefold()] for o in legends}
-        for ctrl, ids in _clash_groups(legends, names, per):
+        for ctrl, ids in (_clash_groups(legends, names, per) if len(legends) > 1 else ()):
             if per:
                 choices.append(ChoiceNeeded("sba.legend", ctrl or "", ids))
             else:
@@ -125,10 +132,10 @@ def check(era: type[Era], state: GameState, trace: Trace,
 def _players(era: type[Era], state: GameState, trace: Trace) -> GameState:
     for team in state.teams.values():
         if team.life <= 0 and not team.lost:
-            state = state.with_team(replace(team, lost=True))
+            state = state.with_team(evolve(team, lost=True))
             trace.add("sba.team-life", "sba.team-loses", team=team.id, life=team.life)
     for player in state.players.values():
         if player.team is None and player.life <= 0 and not player.lost:
-            state = state.with_player(replace(player, lost=True))
+            state = state.with_player(evolve(player, lost=True))
             trace.add("sba.zero-life", "sba.player-loses", player=player.id, life=player.life)
     return state

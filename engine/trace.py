@@ -7,8 +7,7 @@ rule's summary in the reader's language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import CapExceeded, ErrorItem
 
@@ -18,13 +17,12 @@ if TYPE_CHECKING:
 MAX_STEPS = 2000
 
 
-@dataclass(frozen=True, slots=True)
-class TraceStep:
+class TraceStep(NamedTuple):
     rule: str | None
     rule_key: str | None
     era: str
     event: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
     action: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -39,17 +37,22 @@ class TraceStep:
 class Trace:
     """Collects steps for one run; refuses to grow past ``MAX_STEPS``."""
 
-    __slots__ = ("action", "era", "steps")
+    __slots__ = ("_numbers", "action", "era", "steps")
 
     def __init__(self, era: type[Era]) -> None:
         self.era = era
         self.steps: list[TraceStep] = []
         self.action: int | None = None
+        self._numbers: dict[str, str] = {}
 
     def add(self, rule_key: str | None, event: str, **data: Any) -> None:
         if len(self.steps) >= MAX_STEPS:
             raise CapExceeded(ErrorItem("", f"the scenario takes more than {MAX_STEPS} steps"))
-        number = self.era.rule(rule_key) if rule_key else None
+        number = None
+        if rule_key:
+            number = self._numbers.get(rule_key)
+            if number is None:
+                number = self._numbers[rule_key] = self.era.rule(rule_key)
         self.steps.append(TraceStep(number, rule_key, self.era.key, event, data, self.action))
 
     def add_first(self, rule_keys: tuple[str, ...], event: str, **data: Any) -> None:

@@ -8,15 +8,16 @@ attacking, attacking nothing (506.4c). An object that changes zones becomes a ne
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engine.state import Combat, GameState, Obj
+from engine.state import Combat, GameState, Obj, evolve
 from engine.trace import Trace
 
 
 def remove_from_combat(state: GameState, oid: str, trace: Trace, reason: str) -> GameState:
     combat = state.combat
     if combat is None:
+        return state
+    if (oid not in combat.attackers and oid not in combat.attackers.values()
+            and combat.blocking(oid) is None):
         return state
     attackers = dict(combat.attackers)
     defending = dict(combat.defending)
@@ -42,9 +43,9 @@ def remove_from_combat(state: GameState, oid: str, trace: Trace, reason: str) ->
                       reason=reason, was_blocking=attacker)
     if not changed:
         return state
-    new_combat: Combat = replace(combat, attackers=attackers, defending=defending,
+    new_combat: Combat = evolve(combat, attackers=attackers, defending=defending,
                                  blockers=blockers)
-    return replace(state, combat=new_combat)
+    return evolve(state, combat=new_combat)
 
 
 def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
@@ -56,7 +57,7 @@ def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
     trace.add(rule_key, event, object=oid, **{"from": obj.zone, "to": zone}, **data)
     if obj.zone == "battlefield":
         state = remove_from_combat(state, oid, trace, "left-battlefield")
-    moved = replace(
+    moved = evolve(
         obj, zone=zone, generation=obj.generation + 1, damage=0, deathtouched=False,
         counters={}, tapped=False, controller=obj.owner, sick=False,
     )
@@ -71,11 +72,11 @@ def change_control(state: GameState, oid: str, player: str, trace: Trace) -> Gam
     state = remove_from_combat(state, oid, trace, "control-changed")
     # 302.6: a creature that came under a player's control this turn can't attack (or
     # use {T} abilities) unless it has haste.
-    state = state.with_object(replace(obj, controller=player, sick=True))
+    state = state.with_object(evolve(obj, controller=player, sick=True))
     trace.add("combat.summoning-sickness", "control.changed", object=oid, controller=player,
               previous=obj.controller)
     return state
 
 
 def new_object(obj: Obj) -> Obj:
-    return replace(obj, generation=obj.generation + 1)
+    return evolve(obj, generation=obj.generation + 1)
