@@ -107,7 +107,17 @@ def perform_assign(era: type[Era], state: GameState, trace: Trace, action: Actio
                         "assign.not-attacking", f"{attacker} is not an attacking creature")
         assignments[attacker] = dict(amounts)
         paths[attacker] = f"{action.path}.{attacker}"
-    return evolve(state, combat=evolve(combat, assignments=assignments, assign_paths=paths))
+    state = evolve(state, combat=evolve(combat, assignments=assignments, assign_paths=paths))
+    # Check now what can be checked now: the assignments of the creatures that deal damage
+    # in the next combat damage step (others wait for the step they belong to).
+    first = cb.first_strike_step_needed(state)
+    try:
+        cb.assign_step(era, state, Trace(era), first_strike=first)
+    except cb.AssignmentError as err:
+        if err.attacker in action.args:
+            raise IllegalAction(f"{action.path}.{err.attacker}", err.violation,
+                                era.key) from None
+    return state
 
 
 def lock_in_combat_damage(era: type[Era], state: GameState, trace: Trace, path: str,

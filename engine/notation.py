@@ -167,7 +167,7 @@ class Scenario:
         return cached
 
     def bind(self, values: Mapping[str, Any], seed: int = 0) -> Variant:
-        doc = _substitute(self.document, values, "") if self.params else self.document
+        doc = _substitute(self.document, values, "")
         return _build(doc, seed, values)
 
 

@@ -96,6 +96,7 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
     """Run every action of a variant under ``era``."""
     trace = Trace(era)
     state = variant.state
+    _check_resting_board(era, state)
     actions = variant.actions
     prev_assign = False
     i = 0
@@ -122,6 +123,24 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
         i += 1
     trace.action = None
     return state, trace
+
+
+def _check_resting_board(era: type[Era], state: GameState) -> None:
+    """A setup board is a game at rest: no state-based action may apply to it in the era
+    simulated (two Jaces under the old global uniqueness rule can't both be there)."""
+    probe = Trace(era)
+    try:
+        after, _ = sba.check(era, state, probe)
+    except DocumentError as err:
+        raise DocumentError([replace(i, path="setup", message=f"the board can't be at rest in "
+                                     f"{era.key}: {i.message}") for i in err.items]) from None
+    if probe.steps:
+        step = probe.steps[0]
+        what = step.data.get("object") or step.data.get("player") or step.data.get("team")
+        raise DocumentError(ErrorItem(
+            "setup", f"the board can't be at rest in {era.key}: a state-based action would "
+                     f"apply at once ({step.event}: {what})", step.rule, era.key))
+    del after
 
 
 def compute_answers(era: type[Era], state: GameState, questions: tuple[Question, ...],

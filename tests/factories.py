@@ -40,3 +40,51 @@ class AdminFactory(UserFactory):
     username = factory.Sequence(lambda n: f"admin{n}")
     is_staff = True
     is_superuser = True
+
+
+def scenario_document(slug: str = "factory-scenario", **overrides):
+    """A small valid, publishable document: a trampler attacking a planeswalker."""
+    doc = {
+        "format": 1, "id": slug, "topic": "trample-into-planeswalkers", "difficulty": 2,
+        "title": {"en": "Trample into {garruk}", "it": "Travolgere {garruk}",
+                  "es": "Arrollar a {garruk}"},
+        "story": {"en": "Alice attacks.", "it": "Alice attacca.", "es": "Alice ataca."},
+        "setup": {
+            "turn": {"active": "alice", "step": "main1"},
+            "players": [{"id": "alice", "life": 20}, {"id": "bob", "life": 20}],
+            "battlefield": [
+                {"id": "wurm", "controller": "alice", "types": ["creature"], "power": 6,
+                 "toughness": 6, "keywords": ["trample"],
+                 "name": {"en": "Wurm", "it": "Wurm", "es": "Sierpe"}},
+                {"id": "garruk", "card": "garruk-wildspeaker", "controller": "bob",
+                 "counters": {"loyalty": 3}},
+                {"id": "bears", "card": "grizzly-bears", "controller": "bob"},
+            ],
+        },
+        "actions": [{"attack": {"wurm": "garruk"}}, {"block": {"bears": "wurm"}},
+                    {"combat_damage": {}}],
+        "questions": [
+            {"id": "life", "kind": "number",
+             "ask": {"en": "Bob's life?", "it": "Punti vita di Bob?", "es": "¿Vidas de Bob?"},
+             "answer": {"life": "bob"}, "expect": 20},
+        ],
+        "explain": {"en": "702.19", "it": "702.19", "es": "702.19"},
+    }
+    doc.update(overrides)
+    return doc
+
+
+class ScenarioFactory(factory.django.DjangoModelFactory):
+    """A scenario with one published version, imported through the service."""
+
+    class Meta:
+        model = "scenarios.Scenario"
+
+    slug = factory.Sequence(lambda n: f"scenario-{n}")
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        from scenarios.services import scenario_import
+
+        document = kwargs.pop("document", None) or scenario_document(kwargs["slug"])
+        return scenario_import(document=document, publish=kwargs.pop("publish", True)).scenario

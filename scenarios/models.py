@@ -1,0 +1,150 @@
+"""Scenarios and their immutable versions.
+
+A :class:`Scenario` is the stable identity (slug, topic, status); each edit makes a new
+:class:`ScenarioVersion` holding the whole document and the answer keys the engine
+computed for it. A published version never changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from engine.notation import TOPICS
+
+TOPIC_LABELS = {
+    "trample-into-planeswalkers": _("Trample into planeswalkers"),
+    "removed-attack-target": _("Removed attack target"),
+    "redirection-era": _("The redirection era"),
+    "combat-damage-assignment": _("Combat damage assignment"),
+    "loyalty": _("Loyalty"),
+    "loyalty-abilities": _("Loyalty abilities"),
+    "uniqueness-and-legend": _("Uniqueness and legend rules"),
+    "two-headed-giant": _("Two-Headed Giant"),
+    "planechase": _("Planechase"),
+}
+TOPIC_CHOICES = [(t, TOPIC_LABELS[t]) for t in TOPICS]
+
+
+class ScenarioQuerySet(models.QuerySet["Scenario"]):
+    def published(self) -> ScenarioQuerySet:
+        return self.filter(status=Scenario.Status.PUBLISHED, current_version__isnull=False)
+
+    def by_topic(self, *topics: str) -> ScenarioQuerySet:
+        return self.filter(topic__in=topics) if topics else self
+
+    def in_era(self, era: str) -> ScenarioQuerySet:
+        """Scenarios whose current version is asked in ``era``."""
+        return self.filter(current_version__eras_text__contains=f",{era},")
+
+    def difficulty_between(self, low: int, high: int) -> ScenarioQuerySet:
+        return self.filter(difficulty__gte=low, difficulty__lte=high)
+
+
+class Scenario(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        RETIRED = "retired", _("Retired")
+
+    slug = models.SlugField(_("slug"), max_length=64, unique=True)
+    topic = models.CharField(_("topic"), max_length=40, choices=TOPIC_CHOICES)
+    difficulty = models.PositiveSmallIntegerField(_("difficulty"))
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices,
+                              default=Status.DRAFT)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.SET_NULL, related_name="scenarios")
+    current_version = models.ForeignKey(
+        "ScenarioVersion", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+", help_text=_("The published version quizzes use."))
+    source_path = models.CharField(max_length=255, blank=True,
+                                   help_text=_("Library file it was loaded from."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ScenarioQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["topic", "slug"]
+        permissions = [
+            ("author_scenario", "Can author, translate and publish scenarios"),
+            ("view_statistics", "Can read per-question statistics"),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    def latest_version(self) -> ScenarioVersion | None:
+        return self.versions.order_by("-number").first()
+
+    def title(self, language: str) -> str:
+        version = self.current_version or self.latest_version()
+        if version is None:
+            return self.slug
+        texts = version.document.get("title", {})
+        return str(texts.get(language) or texts.get("en") or self.slug)
+
+
+class ImmutableVersionError(ValidationError):
+    pass
+
+
+class ScenarioVersion(models.Model):
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    content_hash = models.CharField(max_length=64, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    eras = models.JSONField(default=list, blank=True)
+    eras_text = models.CharField(max_length=255, blank=True,
+                                 help_text="',era,era,' for filtering by era")
+    answer_keys = models.JSONField(default=dict, blank=True,
+                                   help_text="era -> question id -> answer (seed 0)")
+    errors = models.JSONField(default=list, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+    disagreements = models.JSONField(default=list, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scenario", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["scenario", "number"], name="unique_version_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scenario.slug} v{self.number}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            stored = ScenarioVersion.objects.filter(pk=self.pk).values(
+                "published_at", "document", "content_hash", "answer_keys", "number").first()
+            if stored is not None and stored["published_at"] is not None:
+                changed = (stored["document"] != self.document
+                           or stored["content_hash"] != self.content_hash
+                           or stored["answer_keys"] != self.answer_keys
+                           or stored["number"] != self.number
+                           or stored["published_at"] != self.published_at)
+                if changed:
+                    raise ImmutableVersionError(
+                        _("A published version never changes: save a new version instead."))
+        self.eras_text = "," + ",".join(self.eras) + "," if self.eras else ""
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        if self.published_at is not None:
+            raise ImmutableVersionError(_("A published version can't be deleted."))
+        return super().delete(*args, **kwargs)
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.errors and not self.disagreements
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
