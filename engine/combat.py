@@ -382,10 +382,43 @@ def options(era: type[Era], state: GameState, attacker: str,
                    "" if (blockers or beyond or beyond_top) else "trample-nowhere")
 
 
+def step_context(era: type[Era], state: GameState, attacker: str) -> StepContext:
+    """What the creatures assigning before ``attacker`` in the next combat damage step
+    assign (their explicit assignment, else the default): lethal damage and a
+    planeswalker's loyalty count damage other creatures assign in the same step
+    (702.19b, 702.19c)."""
+    ctx = StepContext()
+    combat = state.combat
+    if combat is None:
+        return ctx
+    first = first_strike_step_needed(state)
+    for other in _assign_order(state):
+        if other == attacker:
+            break
+        obj = state.obj(other)
+        if not _assigns_in(obj, first, combat):
+            continue
+        explicit = combat.assignments.get(other)
+        opts = options(era, state, other, ctx)
+        ctx.add(dict(explicit) if explicit is not None else _default(opts))
+    return ctx
+
+
+def _assign_order(state: GameState) -> list[str]:
+    """Attackers in the order the engine assigns them: creatures with trample over
+    planeswalkers last, so that damage the others assign to the planeswalker counts."""
+    combat = state.combat
+    assert combat is not None
+    return sorted((a for a in combat.attackers if state.obj(a).on_battlefield),
+                  key=lambda a: "trample-over-planeswalkers" in state.obj(a).keywords)
+
+
 def assignment_violation(era: type[Era], state: GameState, attacker: str,
                          assignment: dict[str, int], ctx: StepContext | None = None,
                          ) -> Violation | None:
     """Why this combat damage assignment is illegal, or None."""
+    if ctx is None:
+        ctx = step_context(era, state, attacker)
     opts = options(era, state, attacker, ctx)
     return _check(era, opts, assignment)
 
@@ -475,6 +508,8 @@ def default_assignment(era: type[Era], state: GameState, attacker: str,
     """The engine's default: lethal damage to each blocker in turn, the rest to what it
     attacks where the rules allow (up to the planeswalker's loyalty first, then its
     controller, for trample over planeswalkers), else to the last blocker."""
+    if ctx is None:
+        ctx = step_context(era, state, attacker)
     opts = options(era, state, attacker, ctx)
     return _default(opts)
 
@@ -521,6 +556,8 @@ def max_damage_to(era: type[Era], state: GameState, attacker: str, recipient: st
         return 0
     if not state.obj(attacker).on_battlefield:
         return 0
+    if ctx is None:
+        ctx = step_context(era, state, attacker)
     opts = options(era, state, attacker, ctx)
     if recipient not in opts.recipients:
         return 0
@@ -540,6 +577,8 @@ def max_damage_to(era: type[Era], state: GameState, attacker: str, recipient: st
 def legal_assignments(era: type[Era], state: GameState, attacker: str,
                       ctx: StepContext | None = None) -> Iterator[dict[str, int]]:
     """Every legal assignment (for small powers and few recipients: capped)."""
+    if ctx is None:
+        ctx = step_context(era, state, attacker)
     opts = options(era, state, attacker, ctx)
     recips = opts.recipients
     if not recips:
@@ -624,12 +663,7 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
     assert combat is not None
     ctx = StepContext()
     out: list[Assigned] = []
-    # Creatures with trample over planeswalkers go last, so that damage the others
-    # assign to the planeswalker counts toward its loyalty (702.19c).
-    attackers = sorted(
-        (a for a in combat.attackers if state.obj(a).on_battlefield),
-        key=lambda a: state.obj(a).has("trample-over-planeswalkers"))
-    for attacker in attackers:
+    for attacker in _assign_order(state):
         obj = state.obj(attacker)
         if not _assigns_in(obj, first_strike, combat):
             continue

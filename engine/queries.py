@@ -62,3 +62,19 @@ def holds(era: type[Era], state: GameState, query: Query, value: Any) -> bool:
     if isinstance(got, list) and isinstance(value, list):
         return set(got) == set(value)
     return bool(got == value)
+
+
+def assignment_problem(era: type[Era], state: GameState, attacker: str,
+                       assignment: dict[str, int]) -> str | None:
+    """Why a candidate's combat damage assignment for ``attacker`` would be illegal in the
+    next combat damage step (None if legal): the same check as an ``assign`` action."""
+    from engine.actions import Action
+    from engine.runner import perform
+
+    action = Action("assign", "answer", {attacker: dict(assignment)})
+    try:
+        perform(era, state, Trace(era), action, None, ())
+    except IllegalAction as err:
+        rule = err.violation.rule
+        return f"{err.violation.message} ({rule})" if rule else err.violation.message
+    return None

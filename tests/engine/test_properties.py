@@ -130,7 +130,7 @@ def test_assignment_generators_and_checkers_agree(board: dict[str, Any], era_key
         return
     assert state.combat is not None
     for attacker in state.combat.attackers:
-        opts = cb.options(era, state, attacker)
+        opts = cb.options(era, state, attacker, cb.step_context(era, state, attacker))
         legal = list(cb.legal_assignments(era, state, attacker))
         if not opts.recipients:
             assert legal == [{}]
