@@ -122,8 +122,10 @@ class Variant:
     questions: tuple[Question, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Scenario:
+    """A parsed scenario document (compared and hashed by identity: parse once, keep)."""
+
     id: str
     topic: str
     difficulty: int

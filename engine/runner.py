@@ -244,3 +244,21 @@ def run_all(scenario: Scenario, seed: int = 0, eras: tuple[str, ...] | None = No
         # keep question order
         o.answers = {q.id: o.answers[q.id] for q in variant.questions if q.id in o.answers}
     return outcomes
+
+
+DECLARATIONS = frozenset({"attack", "block", "order"})
+
+
+def play_declarations(era: type[Era], variant: Variant) -> GameState:
+    """The board as a candidate sees it with the question: the setup, plus the leading
+    attack and block declarations (nothing that deals damage or resolves)."""
+    trace = Trace(era)
+    state = variant.state
+    for i, action in enumerate(variant.actions):
+        if action.kind not in DECLARATIONS:
+            break
+        try:
+            state = perform(era, state, trace, action, variant.new_objects.get(i), ())
+        except DocumentError:
+            break
+    return state

@@ -1,12 +1,18 @@
 from django.urls import path
 
-from quiz.views import accounts, pages
+from quiz.views import accounts, pages, quiz
 
 app_name = "quiz"
 
 urlpatterns = [
     path("", pages.home, name="home"),
-    path("practice/", pages.practice_start, name="practice"),
+    path("practice/", quiz.practice_start, name="practice"),
+    path("quiz/<uuid:session_id>/", quiz.session_current, name="session"),
+    path("quiz/<uuid:session_id>/q/<int:position>/", quiz.item_show, name="item"),
+    path("quiz/<uuid:session_id>/q/<int:position>/answer/", quiz.answer, name="answer"),
+    path("quiz/<uuid:session_id>/finish/", quiz.finish, name="finish"),
+    path("quiz/<uuid:session_id>/results/", quiz.results, name="results"),
+    path("progress/", quiz.progress, name="progress"),
     path("history/", pages.history_index, name="history"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),

@@ -197,3 +197,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# -- Quiz --------------------------------------------------------------------------------
+QUIZ_EXAM_MINUTES = 40  # a mock exam of 25 questions, like a level 2 rules exam
+QUIZ_ANSWER_RATE = (12, 60)  # at most 12 submissions per question and client per 60 s
+QUIZ_USER_RATE = (120, 60)  # at most 120 submissions per client per 60 s
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "quiz",
+    }
+}

@@ -1,4 +1,4 @@
-"""The quiz app's pages: home, practice and rule history."""
+"""The quiz app's pages: home and rule history."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -8,11 +8,6 @@ from django.views.decorators.http import require_safe
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "quiz/home.html")
-
-
-@require_safe
-def practice_start(request: HttpRequest) -> HttpResponse:
-    return render(request, "quiz/practice_start.html")
 
 
 @require_safe

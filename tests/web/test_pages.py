@@ -25,6 +25,7 @@ PAGES: dict[str, dict[str, int | str]] = {
         "instructor": 200,
         "admin": 200,
     },
+    "quiz:progress": {"anonymous": LOGIN, "candidate": 200, "instructor": 200, "admin": 200},
     "scenarios:author_home": {
         "anonymous": LOGIN,
         "candidate": 403,
@@ -34,6 +35,8 @@ PAGES: dict[str, dict[str, int | str]] = {
 }
 # URL names that do not answer GET at all (state-changing, POST only).
 POST_ONLY = {"quiz:logout": 405}
+# Pages of one user's own quiz session: walked per owner in tests/web/test_permissions.py.
+OWNED = {"quiz:session", "quiz:item", "quiz:answer", "quiz:finish", "quiz:results"}
 
 
 def _named_app_urls(patterns, namespace=""):
@@ -51,7 +54,7 @@ def test_every_app_url_is_in_the_permission_matrix():
         for name in _named_app_urls(get_resolver().url_patterns)
         if name.split(":")[0] in {"quiz", "scenarios"}
     }
-    assert names == set(PAGES) | set(POST_ONLY)
+    assert names == set(PAGES) | set(POST_ONLY) | OWNED
 
 
 @pytest.mark.django_db

@@ -1,0 +1,168 @@
+"""Grading: a pure function of the scenario version, the question, the era, the variant
+and the candidate's answer. It asks the engine for the answer key; it decides no rule
+itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from engine.combat import max_damage_to
+from engine.eras import find_era
+from engine.notation import Question, Scenario, Variant, parse
+from engine.queries import assignment_problem
+from engine.runner import Outcome, answer_eras, play, run_variant, scenario_eras
+
+
+class AnswerError(ValueError):
+    """The submitted answer is not of the question's form (a message for the candidate)."""
+
+
+@lru_cache(maxsize=512)
+def scenario_for(version_id: int, content_hash: str, document_json: str) -> Scenario:
+    """Parsed scenarios, kept per version (a version never changes)."""
+    import json
+
+    return parse(json.loads(document_json))
+
+
+@dataclass(slots=True)
+class Expected:
+    question: Question
+    value: Any
+    outcome: Outcome
+    variant: Variant
+    eras: tuple[str, ...] = ()
+    options_true: list[str] = field(default_factory=list)
+
+
+def question_of(variant: Variant, question_id: str) -> Question:
+    for q in variant.questions:
+        if q.id == question_id:
+            return q
+    raise KeyError(question_id)
+
+
+@lru_cache(maxsize=4096)
+def _eras_answer(scenario: Scenario, seed: int, question_id: str) -> list[str]:
+    variant = scenario.variant(seed)
+    eras = scenario_eras(scenario, variant)
+    states = {e: play(find_era(e), variant)[0] for e in eras}
+    return answer_eras(scenario, variant, eras, states)[question_id]
+
+
+def expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -> Expected:
+    variant = scenario.variant(seed)
+    question = question_of(variant, question_id)
+    outcome = run_variant(find_era(era), variant)
+    if question.kind == "eras":
+        value: Any = _eras_answer(scenario, seed, question_id)
+    else:
+        value = outcome.answers[question_id]
+    options_true: list[str] = []
+    if question.kind == "choice":
+        options_true = [value]
+    elif question.kind == "multi":
+        options_true = list(value)
+    return Expected(question, value, outcome, variant, scenario_eras(scenario, variant),
+                    options_true)
+
+
+def parse_answer(question: Question, data: Any, eras: tuple[str, ...]) -> Any:
+    """The candidate's answer from form data (a QueryDict or a mapping of lists)."""
+    def one(name: str) -> str:
+        value = data.get(name, "")
+        return str(value).strip()
+
+    kind = question.kind
+    if kind == "number":
+        text = one("answer")
+        try:
+            value = int(text)
+        except ValueError:
+            raise AnswerError("number") from None
+        if abs(value) > 10_000:
+            raise AnswerError("number")
+        return value
+    if kind == "yesno":
+        text = one("answer")
+        if text not in ("yes", "no"):
+            raise AnswerError("yesno")
+        return text == "yes"
+    if kind == "choice":
+        text = one("answer")
+        if text not in {o.id for o in question.options}:
+            raise AnswerError("choice")
+        return text
+    if kind == "multi":
+        chosen = data.getlist("answer") if hasattr(data, "getlist") else data.get("answer", [])
+        ids = {o.id for o in question.options}
+        if any(c not in ids for c in chosen):
+            raise AnswerError("choice")
+        return sorted(set(chosen))
+    if kind == "eras":
+        chosen = data.getlist("answer") if hasattr(data, "getlist") else data.get("answer", [])
+        if any(c not in eras for c in chosen):
+            raise AnswerError("eras")
+        return sorted(set(chosen), key=list(eras).index)
+    if kind == "assign":
+        out: dict[str, int] = {}
+        for key in data:
+            if not key.startswith("assign-"):
+                continue
+            text = one(key)
+            if text == "":
+                continue
+            try:
+                n = int(text)
+            except ValueError:
+                raise AnswerError("assign") from None
+            if n < 0 or n > 1000:
+                raise AnswerError("assign")
+            if n:
+                out[key.removeprefix("assign-")] = n
+        return out
+    raise AnswerError(kind)
+
+
+def is_correct(expected: Expected, answer: Any, era: str) -> bool:
+    question = expected.question
+    if question.kind in ("multi", "eras"):
+        return set(answer) == set(expected.value)
+    if question.kind == "assign":
+        assert question.attacker is not None
+        state = expected.outcome.state
+        if assignment_problem(find_era(era), state, question.attacker, answer) is not None:
+            return False
+        if question.goal is not None:
+            best = max_damage_to(find_era(era), state, question.attacker, question.goal)
+            return bool(answer.get(question.goal, 0) == best)
+        return True
+    return bool(answer == expected.value)
+
+
+def assign_recipients(expected: Expected) -> list[str]:
+    """The fields an assign question offers: the attacker's blockers, what it attacks and
+    the defending player(s) -- whether or not the rules let damage go there, so that the
+    form itself gives nothing away."""
+    question = expected.question
+    assert question.attacker is not None
+    state = expected.outcome.state
+    combat = state.combat
+    if combat is None or question.attacker not in combat.attackers:
+        return []
+    out = [b for b in combat.blockers.get(question.attacker, ())
+           if state.objects[b].on_battlefield]
+    target = combat.attackers[question.attacker]
+    if target is not None:
+        if target in state.teams:
+            out.extend(state.teams[target].members)
+        else:
+            out.append(target)
+            if target in state.objects:
+                out.append(state.objects[target].controller)
+    defending = combat.defending.get(question.attacker)
+    if defending:
+        out.append(defending)
+    return list(dict.fromkeys(out))

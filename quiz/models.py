@@ -1,0 +1,136 @@
+"""Quiz sessions, the questions served in them, attempts and review schedules."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class QuizSessionQuerySet(models.QuerySet["QuizSession"]):
+    def owned_by(self, *, user: object, session_key: str | None) -> QuizSessionQuerySet:
+        """The sessions of a signed-in user, or of an anonymous browser session."""
+        if getattr(user, "is_authenticated", False):
+            return self.filter(user=user)
+        if not session_key:
+            return self.none()
+        return self.filter(user__isnull=True, session_key=session_key)
+
+
+class QuizSession(models.Model):
+    class Mode(models.TextChoices):
+        PRACTICE = "practice", _("Practice")
+        REVIEW = "review", _("Review")
+        EXAM = "exam", _("Mock exam")
+
+    class EraMode(models.TextChoices):
+        CURRENT = "current", _("The current rules")
+        ONE = "one", _("One era")
+        MIXED = "mixed", _("Mixed eras")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="quiz_sessions")
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PRACTICE)
+    topics = models.JSONField(default=list, blank=True)
+    era_mode = models.CharField(max_length=10, choices=EraMode.choices,
+                                default=EraMode.CURRENT)
+    era = models.CharField(max_length=16, blank=True)
+    difficulty_min = models.PositiveSmallIntegerField(default=1)
+    difficulty_max = models.PositiveSmallIntegerField(default=5)
+    length = models.PositiveSmallIntegerField(default=10)
+    created_at = models.DateTimeField(default=timezone.now)
+    deadline = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = QuizSessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.mode} {self.id}"
+
+    @property
+    def is_exam(self) -> bool:
+        return self.mode == self.Mode.EXAM
+
+    def is_expired(self, now: object | None = None) -> bool:
+        return self.deadline is not None and (now or timezone.now()) >= self.deadline  # type: ignore[operator]
+
+
+class QuizItem(models.Model):
+    """One question of a session: which scenario version, question, era and variant."""
+
+    session = models.ForeignKey(QuizSession, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveSmallIntegerField()
+    version = models.ForeignKey("scenarios.ScenarioVersion", on_delete=models.PROTECT,
+                                related_name="quiz_items")
+    question_id = models.CharField(max_length=64)
+    era = models.CharField(max_length=16)
+    seed = models.PositiveIntegerField(null=True, blank=True,
+                                       help_text=_("Drawn when the question is first shown."))
+    params = models.JSONField(default=dict, blank=True)
+    served_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "position"], name="unique_item_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id} #{self.position}"
+
+
+class Attempt(models.Model):
+    """An answer to a served question, graded by the engine. One per item."""
+
+    item = models.OneToOneField(QuizItem, on_delete=models.CASCADE, related_name="attempt")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="attempts")
+    session_key = models.CharField(max_length=64, blank=True)
+    version = models.ForeignKey("scenarios.ScenarioVersion", on_delete=models.PROTECT,
+                                related_name="attempts")
+    question_id = models.CharField(max_length=64)
+    era = models.CharField(max_length=16)
+    seed = models.PositiveIntegerField()
+    params = models.JSONField(default=dict, blank=True)
+    answer = models.JSONField()
+    correct = models.BooleanField()
+    expected = models.JSONField()
+    time_taken_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.version} {self.question_id} {self.era}: {self.correct}"
+
+
+class ReviewCard(models.Model):
+    """The spaced-repetition schedule (FSRS) of one question for one candidate."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="review_cards")
+    scenario = models.ForeignKey("scenarios.Scenario", on_delete=models.CASCADE,
+                                 related_name="review_cards")
+    question_id = models.CharField(max_length=64)
+    card = models.JSONField()
+    due = models.DateTimeField(db_index=True)
+    reviews = models.PositiveIntegerField(default=0)
+    lapses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "scenario", "question_id"],
+                                    name="unique_review_card"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.scenario_id} {self.question_id} due {self.due}"
