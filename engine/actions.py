@@ -550,6 +550,10 @@ def perform_enter(era: type[Era], state: GameState, trace: Trace, action: Action
 
 def perform_move(era: type[Era], state: GameState, trace: Trace, action: Action) -> GameState:
     for oid, zone in action.args.items():
+        if state.obj(oid).zone == "command":
+            raise _fail(f"{action.path}.{oid}", era, "planechase.command-zone",
+                        "move.command-zone", f"{oid} is a plane or phenomenon: it can't "
+                        f"leave the command zone")
         state = move_object(state, oid, zone, trace, rule_key="zone.new-object",
                             event="zone.moved")
     return state
@@ -669,6 +673,8 @@ def perform_next_turn(era: type[Era], state: GameState, trace: Trace, action: Ac
         if obj.on_battlefield and obj.controller in new_team:
             objects[oid] = evolve(obj, tapped=False, sick=False)
     trace.add(None, "turn.begins", active=nxt, number=state.turn.number + 1)
+    if state.planechase is not None:
+        state = evolve(state, planechase=evolve(state.planechase, rolls={}))
     return evolve(state, objects=objects, activated=frozenset(), combat=None,
                    turn=evolve(state.turn, active=nxt, step="main1",
                                 number=state.turn.number + 1))

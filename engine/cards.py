@@ -16,6 +16,7 @@ import yaml
 from engine.errors import EngineError
 
 DATA = Path(__file__).with_name("data") / "cards.yaml"
+PLANES = Path(__file__).with_name("data") / "planes.yaml"
 
 
 class UnknownCard(EngineError):
@@ -80,6 +81,11 @@ class Card:
     wordings: tuple[Wording, ...] = ()
     abilities: tuple[Ability, ...] = ()
     text: str = ""
+    type_line: Mapping[str, str] | None = None
+    chaos: Effect | None = None
+    chaos_text: str = ""
+    encounter: Effect | None = None
+    encounter_text: str = ""
 
     def wording(self, era: str) -> Wording:
         return _wording_in(self.wordings, era)
@@ -139,13 +145,20 @@ def _card(raw: dict[str, Any]) -> Card:
                     _wordings(a.get("wordings")))
             for a in raw.get("abilities") or ()
         ),
-        text=str(raw.get("text") or ""),
+        text=str(raw.get("text") or raw.get("static") or ""),
+        type_line=dict(raw["type_line"]) if raw.get("type_line") else None,
+        chaos=_effect((raw.get("chaos") or {}).get("effect")),
+        chaos_text=str((raw.get("chaos") or {}).get("text", "")),
+        encounter=_effect((raw.get("encounter") or {}).get("effect")),
+        encounter_text=str((raw.get("encounter") or {}).get("text", "")),
     )
 
 
 @cache
 def catalog() -> dict[str, Card]:
     raw = yaml.safe_load(DATA.read_text(encoding="utf-8")) or []
+    if PLANES.exists():
+        raw += yaml.safe_load(PLANES.read_text(encoding="utf-8")) or []
     return {c["slug"]: _card(c) for c in raw}
 
 

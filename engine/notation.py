@@ -22,6 +22,7 @@ from engine.state import (
     STEPS,
     GameState,
     Obj,
+    Planechase,
     Player,
     Team,
     Turn,
@@ -35,11 +36,14 @@ TOPICS = ("trample-into-planeswalkers", "removed-attack-target", "redirection-er
 QUESTION_KINDS = ("number", "yesno", "choice", "multi", "assign", "eras")
 ACTION_KINDS = ("attack", "block", "order", "assign", "combat_damage", "cast", "damage",
                 "activate", "enter", "move", "control", "counters", "become", "choose",
-                "step", "next_turn")
+                "step", "next_turn", "roll_planar_die", "planeswalk")
+DIE_RESULTS = ("blank", "chaos", "planeswalk")
 BECOME_FIELDS = ("types", "subtypes", "supertypes", "power", "toughness", "keywords")
 QUERY_KINDS = {"life": "int", "loyalty": "int", "damage": "int", "counters": "int",
                "zone": "str", "controller": "str", "attacking": "str", "blocked": "bool",
-               "legal": "bool", "max_damage_to": "int", "attack_targets": "list"}
+               "legal": "bool", "max_damage_to": "int", "attack_targets": "list",
+               "face_up_plane": "str", "planar_controller": "str", "roll_cost": "int",
+               "subtypes": "list"}
 MOVE_ZONES = ("graveyard", "exile", "hand", "library")
 
 # Caps: any accepted document runs in well under 10 ms.
@@ -373,12 +377,12 @@ def _build(doc: Mapping[str, Any], seed: int, values: Mapping[str, Any]) -> Vari
         raise DocumentError.at("setup", "`setup` must be a mapping")
     for key in setup:
         if key not in ("turn", "players", "teams", "battlefield", "hand", "graveyard",
-                       "exile", "library"):
+                       "exile", "library", "command", "planechase"):
             err.add(f"setup.{key}", f"unknown field {key!r}")
     players, teams = _players(setup, err)
     err.raise_if_any()
     objects: dict[str, Obj] = {}
-    for zone in ("battlefield", "hand", "graveyard", "exile", "library"):
+    for zone in ("battlefield", "hand", "graveyard", "exile", "library", "command"):
         entries = setup.get(zone, [])
         if not isinstance(entries, list):
             err.add(f"setup.{zone}", f"`{zone}` must be a list of objects")
@@ -398,7 +402,10 @@ def _build(doc: Mapping[str, Any], seed: int, values: Mapping[str, Any]) -> Vari
     for o in objects.values():
         if o.protector is not None and o.protector not in players:
             err.add("setup", f"{o.id}: protector {o.protector!r} is not a player")
-    state = GameState(players=players, objects=objects, turn=turn, teams=teams)
+    planechase = _planechase(setup.get("planechase"), objects, players, err)
+    err.raise_if_any()
+    state = GameState(players=players, objects=objects, turn=turn, teams=teams,
+                      planechase=planechase)
     actions, new_objects = _actions(doc.get("actions", []), state, err)
     known = set(objects) | {o.id for o in new_objects.values()}
     questions = _questions(doc.get("questions", []), state, known, err)
@@ -473,6 +480,85 @@ def _players(setup: Mapping[str, Any], err: _Errors) -> tuple[dict[str, Player],
         if len(players) != 4 or any(p.team is None for p in players.values()):
             err.add("setup.teams", "Two-Headed Giant: four players, each in one of the teams")
     return players, teams
+
+
+def _planechase(raw: Any, objects: Mapping[str, Obj], players: Mapping[str, Player],
+                err: _Errors) -> Planechase | None:
+    """``setup.planechase``: planar decks (top card first), the face-up plane, the rolls
+    already made this turn, and whether one communal deck is used (901.15)."""
+    planar = [o for o in objects.values() if o.zone == "command"]
+    if raw is None:
+        if planar:
+            err.add("setup.planechase", "planes and phenomena need `setup.planechase` "
+                                        "(their planar decks and the face-up plane)")
+        return None
+    path = "setup.planechase"
+    if not isinstance(raw, dict):
+        err.add(path, "`planechase` is a mapping {decks, face_up, rolls, communal}")
+        return None
+    for k in raw:
+        if k not in ("decks", "face_up", "rolls", "communal"):
+            err.add(f"{path}.{k}", f"unknown field {k!r}; expected decks, face_up, rolls, "
+                                   f"communal")
+    communal = raw.get("communal", False)
+    if not isinstance(communal, bool):
+        err.add(f"{path}.communal", "`communal` must be true or false")
+        communal = False
+    decks_raw = raw.get("decks", {})
+    decks: dict[str, tuple[str, ...]] = {}
+    placed: dict[str, str] = {}
+    if not isinstance(decks_raw, dict):
+        err.add(f"{path}.decks", "`decks` is a mapping player -> list of plane ids, top first")
+        decks_raw = {}
+    for owner, ids in decks_raw.items():
+        at = f"{path}.decks.{owner}"
+        if communal and owner != "communal":
+            err.add(at, "with `communal: true` the one deck is named `communal`")
+        elif not communal and owner not in players:
+            err.add(at, f"{owner!r} is not a player")
+        if not isinstance(ids, list):
+            err.add(at, "a planar deck is a list of plane or phenomenon ids, top first")
+            continue
+        for j, oid in enumerate(ids):
+            obj = objects.get(oid)
+            if obj is None or obj.zone != "command":
+                err.add(f"{at}[{j}]", f"{oid!r} is not a plane or phenomenon of "
+                                      f"`setup.command`")
+            elif oid in placed:
+                err.add(f"{at}[{j}]", f"{oid} is already in {placed[oid]}")
+            elif not communal and obj.owner != owner:
+                err.add(f"{at}[{j}]", f"{oid} is owned by {obj.owner}: it goes in their deck")
+            else:
+                placed[oid] = at
+        decks[str(owner)] = tuple(ids)
+    face_up_raw = raw.get("face_up")
+    face_up: tuple[str, ...] = ()
+    if face_up_raw is not None:
+        items = face_up_raw if isinstance(face_up_raw, list) else [face_up_raw]
+        for oid in items:
+            obj = objects.get(oid)
+            if obj is None or obj.zone != "command":
+                err.add(f"{path}.face_up", f"{oid!r} is not a plane or phenomenon of "
+                                           f"`setup.command`")
+            elif oid in placed:
+                err.add(f"{path}.face_up", f"{oid} is also in {placed[oid]}")
+            else:
+                placed[oid] = "face_up"
+        face_up = tuple(items)
+    for obj in planar:
+        if obj.id not in placed:
+            err.add("setup.command", f"{obj.id} is neither face up nor in a planar deck")
+    rolls_raw = raw.get("rolls", {})
+    rolls: dict[str, int] = {}
+    if not isinstance(rolls_raw, dict):
+        err.add(f"{path}.rolls", "`rolls` is a mapping player -> rolls already made this turn")
+    else:
+        for pl, n in rolls_raw.items():
+            if pl not in players or not _is_int(n) or not 0 <= n <= 50:
+                err.add(f"{path}.rolls.{pl}", "a player and a whole number of rolls from 0")
+            else:
+                rolls[pl] = n
+    return Planechase(decks=decks, face_up=face_up, rolls=rolls, communal=communal)
 
 
 def _turn(raw: Any, players: Mapping[str, Player], err: _Errors) -> Turn:
@@ -591,8 +677,11 @@ def _object(raw: Any, path: str, zone: str, players: Mapping[str, Player], err: 
         raw.get("name", {}), dict) else {"en": oid}
     for t in types:
         if t not in ("creature", "planeswalker", "artifact", "enchantment", "land", "battle",
-                     "instant", "sorcery"):
+                     "instant", "sorcery", "plane", "phenomenon"):
             err.add(f"{path}.types", f"unknown card type {t!r}")
+        elif t in ("plane", "phenomenon") and zone != "command":
+            err.add(f"{path}.types", f"a {t} card is never anywhere but the command zone "
+                                     f"(list it in `setup.command`)")
     protector = raw.get("protector")
     if len(err.items) > n_before:
         return None
@@ -860,6 +949,21 @@ def parse_action(item: Any, path: str, state: GameState, known: set[str], err: _
         if args not in (None, {}):
             err.add(p, "`next_turn` takes {}")
         args = {}
+    elif kind == "roll_planar_die":
+        if not isinstance(args, dict):
+            err.add(p, "`roll_planar_die` takes {by: PLAYER, result: blank|chaos|planeswalk}")
+        else:
+            fields(args, ("by", "result", "effect"), ("by", "result"))
+            if "by" in args and args["by"] not in players:
+                err.add(f"{p}.by", f"{args['by']!r} is not a player")
+            if "result" in args and args["result"] not in DIE_RESULTS:
+                err.add(f"{p}.result", f"the planar die shows {', '.join(DIE_RESULTS)}")
+            if "effect" in args and not isinstance(args["effect"], bool):
+                err.add(f"{p}.effect", "`effect` (a roll caused by an effect) is true or false")
+    elif kind == "planeswalk":
+        if args not in (None, {}):
+            err.add(p, "`planeswalk` takes {}")
+        args = {}
     if len(err.items) > n_before:
         return None
     return Action(kind, p if kind != "step" else p, dict(args or {}))
@@ -1011,6 +1115,15 @@ def parse_query(raw: Any, path: str, state: GameState, known: set[str], err: _Er
                 err.add(f"{p}[1]", f"unknown player or object {arg[1]!r}")
     elif kind == "legal":
         action = parse_action(arg, p, state, set(known), err)
+    elif kind in ("face_up_plane", "planar_controller"):
+        if arg not in (None, {}, True):
+            err.add(p, f"`{kind}` takes {{}}")
+    elif kind == "roll_cost":
+        if arg not in players:
+            err.add(p, f"{arg!r} is not a player")
+    elif kind == "subtypes":
+        if arg not in known:
+            err.add(p, f"unknown object {arg!r}")
     if len(err.items) > n_before:
         return None
     return Query(kind, arg, p, action)

@@ -38,6 +38,19 @@ def answer(era: type[Era], state: GameState, query: Query) -> Any:
         if kind == "blocked":
             return bool(combat is not None and arg in combat.blocked)
         return sorted(cb.attack_targets(era, state, arg))
+    if kind == "face_up_plane":
+        pc = state.planechase
+        return pc.face_up[0] if pc is not None and pc.face_up else None
+    if kind == "planar_controller":
+        from engine.planechase import planar_controller
+
+        return planar_controller(state) if state.planechase is not None else None
+    if kind == "roll_cost":
+        from engine.planechase import roll_cost
+
+        return roll_cost(state, arg)
+    if kind == "subtypes":
+        return list(state.obj(arg).subtypes)
     if kind == "counters":
         oid, counter = arg
         return state.obj(oid).counter(counter)

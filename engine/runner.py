@@ -89,6 +89,20 @@ def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
     if k == "choose":
         trace.add(None, "choose.not-asked", keep=action.args.get("keep"))
         return state
+    if k == "roll_planar_die":
+        from engine.planechase import perform_roll
+
+        return perform_roll(era, state, trace, action.path, action.args["by"],
+                            action.args["result"], bool(action.args.get("effect", False)))
+    if k == "planeswalk":
+        from engine.planechase import planeswalk
+        from engine.planechase import roll_violation as _rv
+
+        if state.planechase is None:
+            raise IllegalAction(action.path, _rv(era, state, state.turn.active) or Violation(
+                "planechase.planeswalk", era.rule("planechase.planeswalk"), "no-planechase",
+                "this game is not a Planechase game", {}), era.key)
+        return planeswalk(era, state, trace)
     raise DocumentError.at(action.path, f"unknown action {k!r}")
 
 

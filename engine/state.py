@@ -33,6 +33,7 @@ MAIN_STEPS = frozenset({"main1", "main2"})
 COMBAT_STEPS = frozenset({"beginning-of-combat", "declare-attackers", "declare-blockers",
                           "combat-damage", "end-of-combat"})
 ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "command")
+NONTRADITIONAL_TYPES = frozenset({"plane", "phenomenon"})
 KEYWORDS = frozenset({
     "trample", "trample-over-planeswalkers", "deathtouch", "first-strike", "double-strike",
     "lifelink", "vigilance", "haste", "flying", "reach", "menace", "indestructible",
@@ -40,7 +41,7 @@ KEYWORDS = frozenset({
 })
 PERMANENT_TYPES = frozenset({"creature", "planeswalker", "artifact", "enchantment", "land",
                              "battle"})
-CARD_TYPES = PERMANENT_TYPES | {"instant", "sorcery"}
+CARD_TYPES = PERMANENT_TYPES | {"instant", "sorcery", "plane", "phenomenon"}
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,18 @@ class Combat:
 
 
 @dataclass(frozen=True)
+class Planechase:
+    """Planar decks (top card first), the face-up planes and phenomena, and how many times
+    each player rolled the planar die this turn as a special action (901.9)."""
+
+    decks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    face_up: tuple[str, ...] = ()
+    rolls: Mapping[str, int] = field(default_factory=dict)
+    communal: bool = False
+    """The single planar deck option (901.15): ``decks`` has one key, ``communal``."""
+
+
+@dataclass(frozen=True)
 class GameState:
     players: Mapping[str, Player]
     objects: Mapping[str, Obj]
@@ -197,6 +210,8 @@ class GameState:
     activated: frozenset[tuple[str, int]] = frozenset()
     """(object id, generation) of each permanent whose loyalty ability was activated this
     turn, by any player (606.3)."""
+    planechase: Planechase | None = None
+    """The Planechase variant (901), when the game uses it."""
 
     # -- lookups --------------------------------------------------------------------
     def obj(self, oid: str) -> Obj:

@@ -44,6 +44,10 @@ def target_violation(era: type[Era], state: GameState, caster: str, spec: frozen
     obj = state.objects.get(target)
     if obj is None:
         return v("target.unknown", f"{target!r} is not a player or object of this scenario")
+    if obj.zone == "command" and obj.types & {"plane", "phenomenon"}:
+        return v("target.not-permanent",
+                 f"{target} is a {next(iter(obj.types))} card in the command zone, not a "
+                 f"permanent: it can't be targeted as one", "planechase.command-zone")
     if not obj.on_battlefield:
         return v("target.not-on-battlefield", f"{target} is not on the battlefield")
     matches = (

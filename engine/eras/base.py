@@ -55,6 +55,9 @@ class Era:
     # -- later mechanics -----------------------------------------------------------
     trample_over_planeswalkers: ClassVar[bool] = False
     battles: ClassVar[bool] = False
+    chaos_ensues: ClassVar[bool] = False
+    """Planechase chaos abilities read "Whenever chaos ensues" (311.7) from March of the
+    Machine; before, "When you roll {CHAOS}" (901.9b)."""
     twohg_attack_team: ClassVar[bool] = True
     """Two-Headed Giant: creatures attack the defending team as a group (810.7a)."""
 

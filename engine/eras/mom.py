@@ -13,7 +13,8 @@ class MOM(MH2):
       player for whom the protector is a defending player; only the protector's creatures
       block creatures attacking it; damage removes defense counters (310.6); a battle
       with no defense goes to the graveyard (704.5v). "Any target" includes battles.
-    - Planes are renumbered 311, phenomena 312.
+    - Planes are renumbered 311, phenomena 312; chaos abilities read "Whenever chaos
+      ensues" (311.7).
     """
 
     key: ClassVar[str] = "mom-2023"
@@ -22,3 +23,4 @@ class MOM(MH2):
     effective: ClassVar[date] = date(2023, 4, 14)
 
     battles: ClassVar[bool] = True
+    chaos_ensues: ClassVar[bool] = True

@@ -90,7 +90,7 @@ def document(case: Case) -> dict[str, Any]:
     teams = raw.get("teams", d.get("teams"))
     if teams:
         setup["teams"] = teams
-    for zone in ("hand", "graveyard", "exile", "library"):
+    for zone in ("hand", "graveyard", "exile", "library", "command", "planechase"):
         if zone in raw:
             setup[zone] = raw[zone]
     slug = "".join(c if c.isalnum() else "-" for c in case.name.lower())[:60].strip("-")

@@ -1,0 +1,212 @@
+"""Planechase (901): planes and phenomena in the command zone, the planar die, the planar
+controller and planeswalking.
+
+Plane and phenomenon cards are not permanents: they stay in the command zone, in a
+planar deck or face up (311.2, 312.2), so "target permanent" or "destroy" never reaches
+them. Rule numbers are those of each era: planes were 309 from their 2009 introduction,
+311 from March of the Machine; phenomena (from Planechase 2012) 310, then 312.
+"""
+
+from __future__ import annotations
+
+from engine.cards import Effect, find_card
+from engine.damage import Source, deal_damage_all
+from engine.eras import Era
+from engine.errors import IllegalAction, Violation
+from engine.state import MAIN_STEPS, GameState, Obj, Planechase, evolve
+from engine.trace import Trace
+
+MAX_ENCOUNTERS = 16
+
+
+def planar_controller(state: GameState) -> str:
+    """901.6: the active player (in Two-Headed Giant the primary player of the active
+    team, 901.12); if that player has left the game, the next player in turn order."""
+    order = list(state.players)
+    active = state.turn.active
+    team = state.team_of(active)
+    first = team.members[0] if team is not None else active
+    start = order.index(first)
+    for k in range(len(order)):
+        candidate = order[(start + k) % len(order)]
+        if not state.players[candidate].lost:
+            return candidate
+    return first
+
+
+def roll_cost(state: GameState, player: str) -> int:
+    """901.9: {0} for the first roll of the turn, then {1}, {2}, ... for each earlier roll
+    that player made as a special action this turn (rolls caused by effects don't count;
+    in Two-Headed Giant each teammate counts their own, 901.12)."""
+    pc = state.planechase
+    return pc.rolls.get(player, 0) if pc is not None else 0
+
+
+def roll_violation(era: type[Era], state: GameState, player: str) -> Violation | None:
+    def v(code: str, message: str) -> Violation:
+        return Violation("planechase.roll", era.rule("planechase.roll"), code, message,
+                         {"player": player})
+
+    if state.planechase is None:
+        return v("roll.no-planechase", "this game is not a Planechase game")
+    if player not in state.teammates(state.turn.active):
+        return v("roll.not-active", f"only the active player may roll the planar die; "
+                                    f"it is {state.turn.active}'s turn")
+    if state.turn.step not in MAIN_STEPS:
+        return v("roll.not-main-phase", f"the planar die is rolled only in a main phase "
+                                        f"(now: {state.turn.step})")
+    if state.combat is not None and state.combat.pending:
+        return v("roll.stack-not-empty", "the planar die is rolled only with an empty stack")
+    return None
+
+
+def perform_roll(era: type[Era], state: GameState, trace: Trace, path: str, player: str,
+                 result: str, by_effect: bool) -> GameState:
+    pc = state.planechase
+    if not by_effect:
+        why = roll_violation(era, state, player)
+        if why is not None:
+            raise IllegalAction(path, why, era.key)
+        assert pc is not None
+        cost = roll_cost(state, player)
+        rolls = dict(pc.rolls)
+        rolls[player] = cost + 1
+        state = evolve(state, planechase=evolve(pc, rolls=rolls))
+        trace.add("planechase.roll", "planechase.roll", player=player, cost=cost,
+                  result=result)
+    else:
+        if pc is None:
+            raise IllegalAction(path, Violation(
+                "planechase.roll", era.rule("planechase.roll"), "roll.no-planechase",
+                "this game is not a Planechase game", {}), era.key)
+        trace.add("planechase.roll", "planechase.roll-by-effect", player=player,
+                  result=result)
+    if result == "chaos":
+        state = chaos_ensues(era, state, trace)
+    elif result == "planeswalk":
+        trace.add("planechase.planeswalking-ability", "planechase.planeswalking-ability",
+                  player=player)
+        state = planeswalk(era, state, trace)
+    return state
+
+
+def chaos_ensues(era: type[Era], state: GameState, trace: Trace) -> GameState:
+    """Each face-up plane's chaos ability triggers; the planar controller controls it
+    (311.7; before March of the Machine "When you roll {CHAOS}", 901.9b)."""
+    pc = state.planechase
+    assert pc is not None
+    controller = planar_controller(state)
+    key = "planechase.chaos"
+    for oid in pc.face_up:
+        obj = state.obj(oid)
+        if "plane" not in obj.types or obj.card is None:
+            continue
+        card = find_card(obj.card)
+        trace.add(key, "planechase.chaos", plane=oid, controller=controller,
+                  wording="ensues" if era.chaos_ensues else "roll")
+        state = resolve_planar_effect(era, state, trace, card.chaos or Effect("none", {}),
+                                      oid, controller)
+    return state
+
+
+def planeswalk(era: type[Era], state: GameState, trace: Trace) -> GameState:
+    """701.31: each face-up plane and phenomenon goes to the bottom of its owner's planar
+    deck (turned face down: a new object, 311.6), then the planar controller turns up the
+    top card of their planar deck. A phenomenon met this way is encountered (312.5), then
+    the planar controller planeswalks away from it (312.7, a state-based action)."""
+    for _ in range(MAX_ENCOUNTERS):
+        state, encountered = _planeswalk_once(era, state, trace)
+        if encountered is None:
+            return state
+        trace.add("planechase.phenomenon-planeswalk", "planechase.phenomenon-leaves",
+                  phenomenon=encountered)
+    raise IllegalAction("", Violation("planechase.planeswalk",
+                                      era.rule("planechase.planeswalk"),
+                                      "planeswalk.loop", "the planar decks hold no plane",
+                                      {}), era.key)
+
+
+def _deck_key(pc: Planechase, player: str) -> str:
+    return "communal" if pc.communal else player
+
+
+def _planeswalk_once(era: type[Era], state: GameState,
+                     trace: Trace) -> tuple[GameState, str | None]:
+    pc = state.planechase
+    assert pc is not None
+    controller = planar_controller(state)
+    decks = {k: list(v) for k, v in pc.decks.items()}
+    objects = dict(state.objects)
+    trace.add("planechase.planeswalk", "planechase.planeswalk", player=controller,
+              leaving=list(pc.face_up))
+    for oid in pc.face_up:
+        obj = objects[oid]
+        decks.setdefault(_deck_key(pc, obj.owner), []).append(oid)
+        objects[oid] = evolve(obj, generation=obj.generation + 1)  # face down: new object
+    deck = decks.get(_deck_key(pc, controller), [])
+    face_up: tuple[str, ...] = ()
+    encountered = None
+    if deck:
+        top = deck.pop(0)
+        face_up = (top,)
+        objects[top] = evolve(objects[top], controller=controller)
+        trace.add("planechase.planeswalk", "planechase.turned-up", card=top,
+                  player=controller)
+        if "phenomenon" in objects[top].types:
+            encountered = top
+    state = evolve(state, objects=objects, planechase=evolve(
+        pc, decks={k: tuple(v) for k, v in decks.items()}, face_up=face_up))
+    for oid in face_up:
+        state = state.with_object(evolve(state.obj(oid), controller=controller))
+    if encountered is not None:
+        card = find_card(state.obj(encountered).card or "")
+        trace.add("planechase.encounter", "planechase.encounter", phenomenon=encountered,
+                  controller=controller)
+        state = resolve_planar_effect(era, state, trace, card.encounter or Effect("none", {}),
+                                      encountered, controller)
+    return state, encountered
+
+
+def resolve_planar_effect(era: type[Era], state: GameState, trace: Trace, effect: Effect,
+                          source_id: str, controller: str) -> GameState:
+    """The simple effects planes and phenomena have; "you" is their controller."""
+    kind = effect.kind
+    amount = int(effect.get("amount", 0) or 0)
+    source = Source(source_id, controller)
+    if kind == "gain-life":
+        state = state.with_life_change(controller, amount)
+        trace.add(None, "effect.gain-life", player=controller, amount=amount)
+    elif kind == "lose-life-each-opponent":
+        for p in state.opponents(controller):
+            state = state.with_life_change(p, -amount)
+            trace.add(None, "effect.lose-life", player=p, amount=amount)
+    elif kind == "damage-each-opponent":
+        state = deal_damage_all(era, state, trace, [(source, p, amount, False)
+                                                    for p in state.opponents(controller)])
+    elif kind == "damage-each-creature":
+        state = deal_damage_all(era, state, trace, [(source, o.id, amount, False)
+                                                    for o in state.battlefield()
+                                                    if o.is_creature])
+    elif kind == "create-tokens":
+        token_name = dict(effect.get("token") or {"en": "Token"})
+        made = []
+        for i in range(amount):
+            n = sum(1 for oid in state.objects if oid.startswith(f"{source_id}-token")) + 1
+            oid = f"{source_id}-token-{n}"
+            state = state.with_object(Obj(
+                id=oid, name=token_name, types=frozenset({"creature"}), controller=controller,
+                owner=controller, power=int(effect.get("power", 1)),
+                toughness=int(effect.get("toughness", 1)), sick=True))
+            made.append(oid)
+            del i
+        trace.add(None, "effect.tokens", player=controller, tokens=made)
+    elif kind == "untap-all-creatures-you-control":
+        for o in state.battlefield():
+            if o.is_creature and o.controller == controller and o.tapped:
+                state = state.with_object(evolve(o, tapped=False))
+        trace.add(None, "effect.untap", player=controller)
+    elif kind == "draw":
+        trace.add(None, "effect.draw", player=controller, amount=amount)
+    else:
+        trace.add(None, "effect.not-modelled", kind=kind)
+    return state
