@@ -205,6 +205,18 @@ def resolve_planar_effect(era: type[Era], state: GameState, trace: Trace, effect
             if o.is_creature and o.controller == controller and o.tapped:
                 state = state.with_object(evolve(o, tapped=False))
         trace.add(None, "effect.untap", player=controller)
+    elif kind == "destroy-all-creatures":
+        from engine.zones import move_object
+
+        for o in state.battlefield():
+            if not o.is_creature:
+                continue
+            if "indestructible" in o.keywords:
+                trace.add_first(("keyword.indestructible", "spell.resolve"),
+                                "effect.indestructible", object=o.id)
+                continue
+            state = move_object(state, o.id, "graveyard", trace, rule_key="spell.resolve",
+                                event="effect.destroyed")
     elif kind == "draw":
         trace.add(None, "effect.draw", player=controller, amount=amount)
     else:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from quiz.views import accounts, pages, quiz
+from quiz.views import accounts, history, pages, quiz
 
 app_name = "quiz"
 
@@ -13,7 +13,11 @@ urlpatterns = [
     path("quiz/<uuid:session_id>/finish/", quiz.finish, name="finish"),
     path("quiz/<uuid:session_id>/results/", quiz.results, name="results"),
     path("progress/", quiz.progress, name="progress"),
-    path("history/", pages.history_index, name="history"),
+    path("history/", history.timeline, name="history"),
+    path("history/scenario/<slug:slug>/", history.scenario_eras, name="history_scenario"),
+    path("history/scenario/<slug:slug>/what-if/", history.what_if, name="what_if"),
+    path("history/rules/", history.rules, name="rules"),
+    path("history/rules/<str:key>/", history.rule_detail, name="rule"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),

@@ -1,4 +1,4 @@
-"""The quiz app's pages: home and rule history."""
+"""The quiz app's home page."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -9,7 +9,3 @@ from django.views.decorators.http import require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "quiz/home.html")
 
-
-@require_safe
-def history_index(request: HttpRequest) -> HttpResponse:
-    return render(request, "quiz/history_index.html")

@@ -1,0 +1,284 @@
+"""Reads for the rule-history pages: the timeline, a scenario under every era, what-if
+runs, and rule pages. Every answer comes from the engine (stored answer keys of
+published versions, or a fresh run); nothing here decides a rule."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from engine import rulebook
+from engine.check import check_document
+from engine.eras import ERA_KEYS, ERAS, find_era
+from engine.history import changes, first_divergence, moved_rules
+from engine.notation import render_text
+from engine.runner import run_variant
+from quiz.explain import explain_trace
+from quiz.services import scenario_of
+from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion
+
+
+def era_label(key: str) -> str:
+    era = find_era(key)
+    return f"{era.name} ({era.effective:%Y-%m-%d})"
+
+
+def differs(version: ScenarioVersion, era: str) -> bool:
+    """Whether any answer of this version differs between ``era`` and the era before."""
+    i = ERA_KEYS.index(era)
+    if i == 0:
+        return False
+    prev = ERA_KEYS[i - 1]
+    keys = version.answer_keys
+    return prev in keys and era in keys and keys[prev] != keys[era]
+
+
+def timeline(language: str) -> list[dict[str, Any]]:
+    published = list(Scenario.objects.published().select_related("current_version"))
+    out = []
+    for era in ERAS:
+        out.append({
+            "key": era.key, "name": era.name, "set": era.set_code, "date": era.effective,
+            "changes": changes(era.key, language),
+            "moved": [m for m in moved_rules(era.key) if era.key != ERA_KEYS[0]],
+            "scenarios": [(s, s.title(language)) for s in published
+                          if s.current_version and differs(s.current_version, era.key)],
+        })
+    return out
+
+
+@dataclass(slots=True)
+class Comparison:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    eras: list[tuple[str, str]] = field(default_factory=list)
+
+
+def answer_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "—"
+    if value is None:
+        return "—"
+    return str(value)
+
+
+def comparison(version: ScenarioVersion, language: str) -> Comparison:
+    scenario = scenario_of(version)
+    variant = scenario.variant(0)
+    eras = [e for e in ERA_KEYS if e in version.answer_keys]
+    result = Comparison(eras=[(e, era_label(e)) for e in eras])
+    for q in variant.questions:
+        cells = []
+        previous = None
+        texts = {o.id: render_text(o.text, language, variant) for o in q.options}
+        for i, e in enumerate(eras):
+            value = version.answer_keys[e].get(q.id)
+            if q.kind == "choice":
+                shown = texts.get(value, answer_text(value))
+            elif q.kind == "multi":
+                shown = ", ".join(texts.get(v, v) for v in value or []) or "—"
+            elif q.kind == "eras":
+                shown = ", ".join(find_era(v).name for v in value or []) or "—"
+            else:
+                shown = answer_text(value)
+            cells.append({"era": e, "text": shown,
+                          "changed": i > 0 and value != previous})
+            previous = value
+        result.rows.append({"id": q.id, "ask": render_text(q.ask, language, variant),
+                            "cells": cells, "kind": q.kind})
+    return result
+
+
+def trace_pair(version: ScenarioVersion, era_a: str, era_b: str, language: str,
+               ) -> dict[str, Any]:
+    scenario = scenario_of(version)
+    variant = scenario.variant(0)
+    a = run_variant(find_era(era_a), variant)
+    b = run_variant(find_era(era_b), variant)
+    diverge = first_divergence(a.trace.steps, b.trace.steps)
+    sides = [{"era": era, "label": era_label(era),
+               "steps": explain_trace(o.trace.steps, o.state, era, language)}
+              for era, o in ((era_a, a), (era_b, b))]
+    return {"sides": sides, "diverge": diverge}
+
+
+# -- what if ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    name: str
+    label: str
+    kind: str  # "int" or "choice" or "bool"
+    value: Any
+    choices: tuple[tuple[str, str], ...] = ()
+
+
+def knobs(version: ScenarioVersion, language: str) -> list[Knob]:
+    """What a learner may change: numbers on the board, each block, each redirection."""
+    doc = version.document
+    variant = scenario_of(version).variant(0)
+    state = variant.state
+    out: list[Knob] = []
+    for i, obj in enumerate(doc["setup"].get("battlefield", [])):
+        o = state.objects.get(obj.get("id"))
+        if o is None:
+            continue
+        name = o.display_name(language)
+        if o.is_creature:
+            out.append(Knob(f"bf-{i}-power", f"{name}: P", "int", o.power))
+            out.append(Knob(f"bf-{i}-toughness", f"{name}: T", "int", o.toughness))
+        if o.is_planeswalker:
+            out.append(Knob(f"bf-{i}-loyalty", f"{name}: ⟐", "int", o.counter("loyalty")))
+    for i, action in enumerate(doc.get("actions", [])):
+        if "block" in action and isinstance(action["block"], dict):
+            attackers = sorted({a for a in action["block"].values()})
+            for blocker in action["block"]:
+                bname = state.objects[blocker].display_name(language) \
+                    if blocker in state.objects else blocker
+                choices = (("", "—"),) + tuple(
+                    (a, state.objects[a].display_name(language) if a in state.objects else a)
+                    for a in attackers)
+                out.append(Knob(f"block-{i}-{blocker}", bname, "choice",
+                                action["block"][blocker], choices))
+        for kind in ("cast", "activate"):
+            if kind in action and isinstance(action[kind], dict) and \
+                    action[kind].get("redirect_to"):
+                out.append(Knob(f"redirect-{i}", f"#{i + 1} redirect", "bool", True))
+    return out
+
+
+def apply_knobs(version: ScenarioVersion, data: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(version.document)
+    doc.pop("params", None)
+    for i, obj in enumerate(doc["setup"].get("battlefield", [])):
+        for field_name in ("power", "toughness", "loyalty"):
+            raw = data.get(f"bf-{i}-{field_name}")
+            if raw in (None, ""):
+                continue
+            try:
+                value = max(-20, min(99, int(raw)))
+            except ValueError:
+                continue
+            if field_name == "loyalty":
+                obj["counters"] = {**obj.get("counters", {}), "loyalty": value}
+            else:
+                obj[field_name] = value
+    for i, action in enumerate(doc.get("actions", [])):
+        if "block" in action and isinstance(action["block"], dict):
+            new = {}
+            for blocker, attacker in action["block"].items():
+                raw = data.get(f"block-{i}-{blocker}", attacker)
+                if raw:
+                    new[blocker] = raw
+            if new:
+                action["block"] = new
+            else:
+                action.clear()
+        for kind in ("cast", "activate"):
+            if kind in action and isinstance(action[kind], dict) and \
+                    action[kind].get("redirect_to") and data.get("changed") and \
+                    data.get(f"redirect-{i}") is None:
+                action[kind].pop("redirect_to")
+    doc["actions"] = [a for a in doc.get("actions", []) if a]
+    for q in doc.get("questions", []):
+        q.pop("expect", None)
+    return doc
+
+
+def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dict[str, Any]:
+    """Run the changed scenario under ``era``: outcome and trace, or the errors."""
+    from engine.notation import parse
+
+    doc = apply_knobs(version, data)
+    result = check_document(doc)
+    if result.errors:
+        return {"errors": [e.message for e in result.errors]}
+    if era not in result.eras:
+        return {"errors": [era_label(era)]}
+    scenario = parse(doc)
+    variant = scenario.variant(0)
+    outcome = run_variant(find_era(era), variant)
+    state = outcome.state
+    return {
+        "errors": [],
+        "life": [(p.capitalize(), state.life(p)) for p in state.players],
+        "objects": [(o.display_name(language), o.zone, o.current_loyalty if o.is_planeswalker
+                     else None, o.damage) for o in state.objects.values()
+                    if o.zone != "command"],
+        "answers": [(render_text(q.ask, language, variant),
+                     answer_text(result.answers.get(era, {}).get(q.id)))
+                    for q in variant.questions],
+        "steps": explain_trace(outcome.trace.steps, state, era, language),
+    }
+
+
+# -- rule pages ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=8)
+def _citations(fingerprint: str) -> dict[str, list[int]]:
+    """rule key -> ids of published scenarios whose trace cites it (in any of their eras)."""
+    index: dict[str, set[int]] = {}
+    for pk, version_id in json.loads(fingerprint):
+        version = ScenarioVersion.objects.get(pk=version_id)
+        scenario = scenario_of(version)
+        variant = scenario.variant(0)
+        for era in version.eras:
+            try:
+                outcome = run_variant(find_era(era), variant)
+            except Exception:  # noqa: BLE001 - a stored version that no longer runs
+                continue
+            for step in outcome.trace.steps:
+                if step.rule_key:
+                    index.setdefault(step.rule_key, set()).add(pk)
+    return {k: sorted(v) for k, v in index.items()}
+
+
+def citations() -> dict[str, list[int]]:
+    pairs = sorted(Scenario.objects.published().values_list("pk", "current_version_id"))
+    return _citations(json.dumps(pairs))
+
+
+def rule_history(key: str, language: str) -> list[dict[str, Any]]:
+    rows = []
+    previous = None
+    for era in ERA_KEYS:
+        if rulebook.exists(key, era):
+            number = rulebook.number(key, era)
+            event = ("appeared" if previous is None else
+                     "moved" if number != previous else "")
+            rows.append({"era": era, "label": era_label(era), "number": number,
+                         "summary": rulebook.summary(key, era, language), "event": event})
+            previous = number
+        elif previous is not None:
+            rows.append({"era": era, "label": era_label(era), "number": None,
+                         "summary": "", "event": "removed"})
+            previous = None
+    return rows
+
+
+def rule_index(language: str) -> list[dict[str, Any]]:
+    cited = citations()
+    out = []
+    for key in sorted(rulebook.catalogue()):
+        latest = next((e for e in reversed(ERA_KEYS) if rulebook.exists(key, e)), None)
+        era = latest or ERA_KEYS[0]
+        versions = rulebook.history(key)
+        out.append({"key": key,
+                    "number": rulebook.number(key, era) if latest else "",
+                    "summary": rulebook.summary(key, latest, language) if latest else
+                    versions[-1]["summary"].get(language, ""),
+                    "uses": len(cited.get(key, [])), "current": latest == ERA_KEYS[-1]})
+    return out
+
+
+def scenarios_citing(key: str, language: str) -> list[tuple[Scenario, str]]:
+    ids = citations().get(key, [])
+    return [(s, s.title(language)) for s in Scenario.objects.filter(pk__in=ids)]
+
+
+def topic_label(topic: str) -> str:
+    return str(TOPIC_LABELS.get(topic, topic))
