@@ -52,7 +52,9 @@ def _eras_answer(scenario: Scenario, seed: int, question_id: str) -> list[str]:
     return answer_eras(scenario, variant, eras, states)[question_id]
 
 
+@lru_cache(maxsize=4096)
 def expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -> Expected:
+    """The engine's answer key with its outcome (kept: scenarios and eras never change)."""
     variant = scenario.variant(seed)
     question = question_of(variant, question_id)
     outcome = run_variant(find_era(era), variant)

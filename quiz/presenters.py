@@ -5,12 +5,13 @@ here exposes the answer key, the expected value or the trace."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.eras import ERAS, find_era
+from engine.eras import find_era
 from engine.notation import render_text
 from engine.runner import play_declarations
 from quiz import grading
@@ -70,58 +71,99 @@ def _display(question: grading.Question, value: Any, texts: dict[str, str],
     return str(value)
 
 
-def question_context(*, session: QuizSession, item: QuizItem, language: str,
-                     answer_error: str = "", posted: Any = None) -> dict[str, Any]:
-    assert item.seed is not None or hasattr(item, "attempt")
+@lru_cache(maxsize=2048)
+def _board(scenario: Any, seed: int, era_key: str, language: str) -> Any:
+    variant = scenario.variant(seed)
+    return render_board(play_declarations(find_era(era_key), variant), era_key=era_key,
+                        language=language)
+
+
+def _names(variant: Any, language: str) -> dict[str, str]:
+    names = {oid: o.display_name(language) for oid, o in variant.state.objects.items()}
+    names.update({o.id: o.display_name(language) for o in variant.new_objects.values()})
+    names.update({p: p.capitalize() for p in variant.state.players})
+    return names
+
+
+def _counts(session: QuizSession) -> tuple[int, int]:
+    from django.db.models import Count, Q
+
+    row = session.items.aggregate(
+        done=Count("pk", filter=Q(attempt__isnull=False)),
+        right=Count("pk", filter=Q(attempt__correct=True)))
+    return row["done"], row["right"]
+
+
+def answer_context(*, session: QuizSession, item: QuizItem, language: str,
+                   answer_error: str = "") -> dict[str, Any]:
+    """The answer area: the form before an answer, the feedback after (an exam shows
+    feedback only once it is over). Nothing of the answer key before submission."""
     scenario = scenario_of(item.version)
     seed = item.seed or 0
     variant = scenario.variant(seed)
     question = grading.question_of(variant, item.question_id)
-    era = find_era(item.era)
-    board = render_board(play_declarations(era, variant), era_key=era.key, language=language)
-    names = {oid: o.display_name(language) for oid, o in variant.state.objects.items()}
-    names.update({o.id: o.display_name(language) for o in variant.new_objects.values()})
-    names.update({p: p.capitalize() for p in variant.state.players})
-    option_texts = {o.id: render_text(o.text, language, variant) for o in question.options}
     answered = hasattr(item, "attempt")
     show_feedback = answered and (not session.is_exam or session.finished_at is not None)
+    done, right = _counts(session)
     context: dict[str, Any] = {
-        "session": session, "item": item, "question": question,
-        "title": render_text(scenario.title, language, variant),
-        "story": render_text(scenario.story, language, variant) if scenario.story else "",
-        "ask": render_text(question.ask, language, variant),
-        "board": board, "era_label": era_label(era.key), "era": era,
-        "options": [(o.id, option_texts[o.id]) for o in question.options],
-        "answered": answered, "show_feedback": show_feedback,
-        "answer_error": answer_error, "posted": posted,
-        "total": session.length,
-        "done": session.items.filter(attempt__isnull=False).count(),
-        "topic_label": TOPIC_LABELS.get(scenario.topic, scenario.topic),
+        "session": session, "item": item, "question": question, "answered": answered,
+        "show_feedback": show_feedback, "answer_error": answer_error,
+        "total": session.length, "done": done,
+        "score": None if session.is_exam else right,
+        "era_label": era_label(item.era),
     }
+    if answered and not show_feedback:
+        return context
+    option_texts = {o.id: render_text(o.text, language, variant) for o in question.options}
+    context["options"] = [(o.id, option_texts[o.id]) for o in question.options]
     if question.kind == "eras":
         eras = scenario_eras_cached(scenario, seed)
         context["era_choices"] = [(e, era_label(e)) for e in eras]
-    if question.kind == "assign" and not answered:
-        expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
-        context["assign_fields"] = [(r, names.get(r, r))
-                                    for r in grading.assign_recipients(expected)]
-        context["attacker_name"] = names.get(question.attacker or "", "")
-    if not session.is_exam:
-        context["score"] = session.items.filter(attempt__correct=True).count()
-    if show_feedback:
-        attempt = item.attempt
-        expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
-        context.update({
-            "attempt": attempt,
-            "your_answer": _display(question, attempt.answer, option_texts, names),
-            "correct_answer": _expected_display(question, expected, option_texts, names),
-            "steps": explain_trace(expected.outcome.trace.steps, expected.outcome.state,
-                                   era.key, language),
-            "explain": render_text(scenario.explain, language, variant)
-            if scenario.explain else "",
-            "all_eras": [(e.key, era_label(e.key)) for e in ERAS
-                         if e.key in expected.eras],
-        })
+    if not answered:
+        if question.kind == "assign":
+            names = _names(variant, language)
+            expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
+            context["assign_fields"] = [(r, names.get(r, r))
+                                        for r in grading.assign_recipients(expected)]
+            context["attacker_name"] = names.get(question.attacker or "", "")
+        return context
+    names = _names(variant, language)
+    attempt = item.attempt
+    expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
+    context.update({
+        "attempt": attempt,
+        "your_answer": _display(question, attempt.answer, option_texts, names),
+        "correct_answer": _expected_display(question, expected, option_texts, names),
+        "steps": _steps(scenario, item.question_id, item.era, seed, language),
+        "explain": render_text(scenario.explain, language, variant) if scenario.explain
+        else "",
+    })
+    return context
+
+
+@lru_cache(maxsize=4096)
+def _steps(scenario: Any, question_id: str, era_key: str, seed: int,
+           language: str) -> list[Any]:
+    expected = grading.expected_answer(scenario, question_id, era_key, seed)
+    return explain_trace(expected.outcome.trace.steps, expected.outcome.state, era_key,
+                         language)
+
+
+def question_context(*, session: QuizSession, item: QuizItem, language: str,
+                     answer_error: str = "") -> dict[str, Any]:
+    scenario = scenario_of(item.version)
+    seed = item.seed or 0
+    variant = scenario.variant(seed)
+    question = grading.question_of(variant, item.question_id)
+    context = answer_context(session=session, item=item, language=language,
+                             answer_error=answer_error)
+    context.update({
+        "title": render_text(scenario.title, language, variant),
+        "story": render_text(scenario.story, language, variant) if scenario.story else "",
+        "ask": render_text(question.ask, language, variant),
+        "board": _board(scenario, seed, item.era, language),
+        "topic_label": TOPIC_LABELS.get(scenario.topic, scenario.topic),
+    })
     return context
 
 

@@ -143,7 +143,7 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     assert item.seed is not None
     scenario = scenario_of(item.version)
     expected = grading.expected_answer(scenario, item.question_id, item.era, item.seed)
-    existing = Attempt.objects.filter(item=item).first()
+    existing = getattr(item, "attempt", None) if hasattr(item, "attempt") else None
     if existing is not None:
         return Submission(existing, expected, True)
     answer = grading.parse_answer(expected.question, data, expected.eras)
@@ -160,13 +160,16 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
                 created_at=now)
             if owner is not None:
                 _schedule(user=owner, item=item, correct=correct, now=now)
-            _finish_if_done(item.session, now)
+            if item.position == item.session.length:
+                _finish_if_done(item.session, now)
     except IntegrityError:
         return Submission(Attempt.objects.get(item=item), expected, True)
+    item.attempt = attempt
     return Submission(attempt, expected, False)
 
 
 def _finish_if_done(session: QuizSession, now: datetime) -> None:
+    """After the last question, close the session once every question is answered."""
     if not session.items.filter(attempt__isnull=True).exists():
         QuizSession.objects.filter(pk=session.pk, finished_at__isnull=True).update(
             finished_at=now)

@@ -38,6 +38,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "quiz.middleware.SessionIdleRefreshMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -87,7 +88,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": os.environ.get("DJANGO_SQLITE_PATH") or BASE_DIR / "db.sqlite3",
             "CONN_MAX_AGE": CONN_MAX_AGE,
             "CONN_HEALTH_CHECKS": True,
             "OPTIONS": {
@@ -130,12 +131,14 @@ AXES_HTTP_RESPONSE_CODE = 429
 
 # --- Sessions -----------------------------------------------------------------------------
 # Sessions live in the database (shared by every app server). The cookie age is an *idle*
-# timeout: every request re-saves the session and pushes expiry 8 hours ahead, so a
-# candidate studying all day stays signed in, and an abandoned session ends 8 hours after
-# its last use.
+# timeout: quiz.middleware.SessionIdleRefreshMiddleware re-saves a live session at most
+# every five minutes, pushing its expiry 8 hours ahead, so a candidate studying all day
+# stays signed in, an abandoned session ends 8 hours after its last use, and a page view
+# costs no session write.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 8 * 60 * 60
-SESSION_SAVE_EVERY_REQUEST = True
+SESSION_SAVE_EVERY_REQUEST = False
+SESSION_IDLE_REFRESH = 5 * 60
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

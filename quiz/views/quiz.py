@@ -85,17 +85,27 @@ def session_current(request: HttpRequest, session_id: Any) -> HttpResponse:
     return redirect("quiz:item", session.pk, item.position)
 
 
-def _item(session: QuizSession, position: int) -> QuizItem:
+def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizItem:
+    """The item with its session, version and attempt in one query; 404 unless the
+    session belongs to this user (or this browser, for anonymous quizzes)."""
+    items = QuizItem.objects.select_related("session", "version__scenario", "attempt")
+    if request.user.is_authenticated:
+        items = items.filter(session__user=request.user)
+    else:
+        key = request.session.session_key
+        if not key:
+            raise Http404
+        items = items.filter(session__user__isnull=True, session__session_key=key)
     try:
-        return session.items.select_related("version__scenario").get(position=position)
+        return items.get(session_id=session_id, position=position)
     except QuizItem.DoesNotExist:
         raise Http404 from None
 
 
 @require_safe
 def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
-    session = _owned_session(request, session_id)
-    item = _item(session, position)
+    item = _owned_item(request, session_id, position)
+    session = item.session
     if session.is_exam and session.is_expired() and not session.finished_at:
         quiz_finish(session=session)
         return redirect("quiz:results", session.pk)
@@ -132,8 +142,8 @@ def _throttled(request: HttpRequest, item: QuizItem) -> bool:
 
 @require_POST
 def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
-    session = _owned_session(request, session_id)
-    item = _item(session, position)
+    item = _owned_item(request, session_id, position)
+    session = item.session
     if _throttled(request, item):
         return render(request, "quiz/_refused.html",
                       {"message": _("Too many answers in a short time: wait a minute and "
@@ -143,14 +153,14 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
                       session_key=request.session.session_key or "",
                       posted_seed=request.POST.get("seed"))
     except AnswerError as err:
-        context = presenters.question_context(session=session, item=item,
-                                              language=get_language(),
-                                              answer_error=presenters.answer_error(err),
-                                              posted=request.POST)
-        template = "quiz/session_item.html"
+        message = presenters.answer_error(err)
         if request.htmx:
-            template += "#question-card"
-        return render(request, template, context)
+            context = presenters.answer_context(session=session, item=item,
+                                                language=get_language(), answer_error=message)
+            return render(request, "quiz/session_item.html#answer-area", context)
+        context = presenters.question_context(session=session, item=item,
+                                              language=get_language(), answer_error=message)
+        return render(request, "quiz/session_item.html", context)
     except QuizError as err:
         status = REFUSALS.get(err.code, 400)
         if request.htmx:
@@ -162,11 +172,10 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
         return render(request, "quiz/_refused.html",
                       {"message": presenters.refusal_message(err.code), "session": session},
                       status=status)
-    item.refresh_from_db()
     if request.htmx:
-        context = presenters.question_context(session=session, item=item,
-                                              language=get_language())
-        return render(request, "quiz/session_item.html#question-card", context)
+        context = presenters.answer_context(session=session, item=item,
+                                            language=get_language())
+        return render(request, "quiz/session_item.html#answer-area", context)
     return HttpResponseRedirect(reverse("quiz:item", args=[session.pk, item.position]),
                                 status=303)
 

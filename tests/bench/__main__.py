@@ -20,6 +20,10 @@ def main() -> int:
     from tests.bench import library_bench
 
     library_bench.report()
+    if "--no-web" not in sys.argv:
+        from tests.bench import web_bench
+
+        web_bench.main()
     return 0
 
 

@@ -97,7 +97,7 @@ def test_feedback_shows_the_trace_with_rule_numbers_of_the_era(client: Client, l
     response = post_answer(client, item, RIGHT["num"], HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert response.status_code == 200
-    assert 'id="question-card"' in html and "<html" not in html
+    assert 'id="answer-area"' in html and "<html" not in html and "<svg" not in html
     assert "306.6" in html  # planeswalkers can be attacked, as numbered from Magic 2010
     assert "509.1a" in html
 

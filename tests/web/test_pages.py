@@ -26,6 +26,7 @@ PAGES: dict[str, dict[str, int | str]] = {
         "admin": 200,
     },
     "quiz:progress": {"anonymous": LOGIN, "candidate": 200, "instructor": 200, "admin": 200},
+    "quiz:rules": dict.fromkeys(ROLES, 200),
     "scenarios:author_home": {
         "anonymous": LOGIN,
         "candidate": 403,
@@ -37,6 +38,8 @@ PAGES: dict[str, dict[str, int | str]] = {
 POST_ONLY = {"quiz:logout": 405}
 # Pages of one user's own quiz session: walked per owner in tests/web/test_permissions.py.
 OWNED = {"quiz:session", "quiz:item", "quiz:answer", "quiz:finish", "quiz:results"}
+# Public pages about one published scenario or rule: walked in tests/web/test_permissions.py.
+WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 
 
 def _named_app_urls(patterns, namespace=""):
@@ -54,7 +57,7 @@ def test_every_app_url_is_in_the_permission_matrix():
         for name in _named_app_urls(get_resolver().url_patterns)
         if name.split(":")[0] in {"quiz", "scenarios"}
     }
-    assert names == set(PAGES) | set(POST_ONLY) | OWNED
+    assert names == set(PAGES) | set(POST_ONLY) | OWNED | WITH_ARGS
 
 
 @pytest.mark.django_db

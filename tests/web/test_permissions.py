@@ -73,3 +73,27 @@ def test_no_get_changes_quiz_state(owned) -> None:
     client.get(reverse("quiz:finish", args=[session.pk]))
     assert not Attempt.objects.exists()
     assert QuizSession.objects.get(pk=session.pk).finished_at is None
+
+
+@pytest.mark.parametrize("role", ("anonymous", "candidate", "instructor", "admin"))
+@pytest.mark.parametrize("language", ("en", "it", "es"))
+def test_history_pages_are_public(role: str, language: str) -> None:
+    from django.utils import translation
+
+    ScenarioFactory(slug="history-scenario")
+    user = {"anonymous": None, "candidate": UserFactory(), "instructor": InstructorFactory(),
+            "admin": AdminFactory()}[role]
+    client = client_for(user)
+    with translation.override(language):
+        urls = [reverse("quiz:history_scenario", args=["history-scenario"]),
+                reverse("quiz:what_if", args=["history-scenario"]),
+                reverse("quiz:rule", args=["pw.redirection"])]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert f'lang="{language}"' in response.content.decode()
+    with translation.override(language):
+        missing = [reverse("quiz:history_scenario", args=["nope"]),
+                   reverse("quiz:rule", args=["no.such-rule"])]
+    for url in missing:
+        assert client.get(url).status_code == 404

@@ -1,0 +1,65 @@
+"""A practice session in a real browser: five questions in Italian and one in Spanish,
+answered through htmx, with feedback, up to the results page."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import ScenarioFactory, scenario_document
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def small_library() -> None:
+    for n in range(6):
+        doc = scenario_document(f"browser-{n}")
+        doc["setup"]["battlefield"][0]["power"] = 5 + n
+        doc["questions"][0]["expect"] = 20
+        ScenarioFactory(slug=f"browser-{n}", document=doc)
+
+
+def answer_current_question(page) -> None:
+    """Answer whatever is asked (right or wrong does not matter here)."""
+    form = page.locator("form.answer-form")
+    if form.locator("input[type=number][name=answer]").count():
+        form.locator("input[name=answer]").fill("20")
+    else:
+        form.locator("input[name=answer]").first.check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector(".feedback")
+
+
+def play(page, base: str, language: str, length: int, artifacts) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(f"{base}/{language}/practice/")
+    assert page.locator("html").get_attribute("lang") == language
+    page.fill("input[name=length]", str(length))
+    page.locator("button[name=mode][value=practice]").click()
+    for n in range(length):
+        page.wait_for_selector("form.answer-form")
+        assert page.locator("svg").count() >= 1
+        if n == 0:
+            page.screenshot(path=str(artifacts / f"question-{language}.png"), full_page=True)
+        answer_current_question(page)
+        feedback = page.locator(".feedback").inner_text()
+        assert feedback
+        assert page.locator(".trace-steps li").count() >= 1
+        if n == 0:
+            page.screenshot(path=str(artifacts / f"feedback-{language}.png"), full_page=True)
+        page.locator("#question-card nav a.btn-primary").click()
+    page.wait_for_url("**/results/")
+    page.screenshot(path=str(artifacts / f"results-{language}.png"), full_page=True)
+    assert errors == [], errors
+
+
+def test_practice_five_questions_in_italian(page, live_server, artifacts) -> None:
+    small_library()
+    play(page, live_server.url, "it", 5, artifacts)
+    assert "Risultati" in page.locator("h1").inner_text()
+
+
+def test_practice_one_question_in_spanish(page, live_server, artifacts) -> None:
+    small_library()
+    play(page, live_server.url, "es", 1, artifacts)
+    assert page.locator("html").get_attribute("lang") == "es"
