@@ -28,6 +28,11 @@ def answer(era: type[Era], state: GameState, query: Query) -> Any:
         if kind == "zone":
             return obj.zone
         if kind == "controller":
+            pc = state.planechase
+            if pc is not None and arg in pc.face_up:
+                from engine.planechase import planar_controller
+
+                return planar_controller(state)  # 901.6: the planar controller
             return obj.controller
         combat = state.combat
         if kind == "attacking":

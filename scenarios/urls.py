@@ -6,4 +6,16 @@ app_name = "scenarios"
 
 urlpatterns = [
     path("", views.author_home, name="author_home"),
+    path("new/", views.scenario_new, name="new"),
+    path("preview/", views.preview, name="preview"),
+    path("import/", views.import_files, name="import"),
+    path("export/", views.export_all, name="export_all"),
+    path("recheck/", views.recheck, name="recheck"),
+    path("s/<slug:slug>/", views.scenario_edit, name="edit"),
+    path("s/<slug:slug>/translate/", views.translate, name="translate"),
+    path("s/<slug:slug>/publish/", views.publish, name="publish"),
+    path("s/<slug:slug>/retire/", views.retire, name="retire"),
+    path("s/<slug:slug>/versions/", views.versions, name="versions"),
+    path("s/<slug:slug>/export/", views.export_one, name="export"),
+    path("s/<slug:slug>/stats/", views.stats, name="stats"),
 ]

@@ -1,13 +1,326 @@
-"""Instructor pages: authoring, translation, publishing and statistics."""
+"""Instructor pages: the scenario list, the editor with its live preview, translations
+side by side, versions and publishing, import and export, statistics, re-check.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+Every view is for instructors only. Documents go through the one validation service;
+whatever an instructor typed comes back to them with the errors next to it.
+"""
 
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from engine.check import check_document
+from engine.eras import find_era
+from engine.notation import parse
+from engine.runner import play_declarations, run_variant
+from quiz.board import render_board
+from quiz.explain import explain_trace
 from quiz.roles import instructor_required
+from scenarios import editing
+from scenarios.library import dump_document
+from scenarios.models import TOPIC_CHOICES, Scenario
+from scenarios.selectors import languages_complete, question_stats, scenario_list
+from scenarios.services import (
+    NotPublishable,
+    ScenarioInvalid,
+    scenario_import,
+    scenario_publish,
+    scenario_retire,
+    scenarios_recheck,
+)
+
+MAX_UPLOAD_FILES = 100
+MAX_UPLOAD_BYTES = 512 * 1024
 
 
 @require_safe
 @instructor_required
 def author_home(request: HttpRequest) -> HttpResponse:
-    return render(request, "scenarios/author_home.html")
+    topic = request.GET.get("topic", "")
+    status = request.GET.get("status", "")
+    query = request.GET.get("q", "").strip()[:80]
+    language = get_language()
+    rows = []
+    for scenario in scenario_list(topic=topic, status=status, query=query):
+        latest = max(scenario.versions.all(), key=lambda v: v.number, default=None)
+        if latest is None:
+            continue
+        rows.append({
+            "scenario": scenario, "title": scenario.title(language), "latest": latest,
+            "languages": languages_complete(latest.document),
+            "valid": latest.is_valid,
+            "attempts": scenario.attempt_count,  # type: ignore[attr-defined]
+            "facility": (round(100 * scenario.right_count / scenario.attempt_count)  # type: ignore[attr-defined]
+                         if scenario.attempt_count else None),  # type: ignore[attr-defined]
+        })
+    return render(request, "scenarios/author_home.html", {
+        "rows": rows, "topics": TOPIC_CHOICES, "statuses": Scenario.Status.choices,
+        "topic": topic, "status": status, "query": query})
+
+
+def _preview_context(source: str, era: str | None, language: str) -> dict[str, Any]:
+    """Validation, answers in every era, board and trace for the editor's preview."""
+    lines = editing.path_lines(source)
+    try:
+        document = editing.parse_source(source)
+    except editing.SourceError as err:
+        return {"errors": [{"path": "", "message": str(err), "line": err.line}],
+                "warnings": [], "ok": False}
+    result = check_document(document)
+    errors = [{**e.as_dict(), "line": editing.line_of(lines, e.path)} for e in result.errors]
+    warnings = [{**w.as_dict(), "line": editing.line_of(lines, w.path)}
+                for w in result.warnings]
+    context: dict[str, Any] = {"errors": errors, "warnings": warnings, "ok": result.ok,
+                               "eras": list(result.eras)}
+    if result.errors or not result.eras:
+        return context
+    era = era if era in result.eras else result.eras[-1]
+    scenario = parse(document)
+    variant = scenario.variant(0)
+    outcome = run_variant(find_era(era), variant)
+    disagreements = {(d["era"], d["question"]) for d in result.disagreements}
+    context.update({
+        "era": era,
+        "era_label": f"{find_era(era).name} ({find_era(era).effective:%Y-%m-%d})",
+        "board": render_board(play_declarations(find_era(era), variant), era_key=era,
+                              language=language),
+        "steps": explain_trace(outcome.trace.steps, outcome.state, era, language),
+        "answers": [{"id": q.id, "kind": q.kind,
+                     "cells": [{"era": e, "value": result.answers[e].get(q.id),
+                                "bad": (e, q.id) in disagreements} for e in result.eras]}
+                    for q in variant.questions],
+        "disagreements": result.disagreements,
+    })
+    return context
+
+
+@require_POST
+@instructor_required
+def preview(request: HttpRequest) -> HttpResponse:
+    source = request.POST.get("source", "")
+    context = _preview_context(source, request.POST.get("era"), get_language())
+    return render(request, "scenarios/editor.html#preview", context)
+
+
+def _editor(request: HttpRequest, scenario: Scenario | None) -> HttpResponse:
+    latest = scenario.latest_version() if scenario else None
+    source = dump_document(latest.document) if latest else editing.NEW_DOCUMENT
+    if request.method == "POST":
+        source = request.POST.get("source", "")
+        action = request.POST.get("action", "save")
+        try:
+            document = editing.parse_source(source)
+            if scenario is not None and document.get("id") != scenario.slug:
+                raise editing.SourceError(
+                    _("The id can't change: it is this scenario's identity (%(slug)s).")
+                    % {"slug": scenario.slug})
+            result = scenario_import(document=document, author=request.user,
+                                     publish=action == "publish")
+        except editing.SourceError as err:
+            messages.error(request, str(err))
+        except ScenarioInvalid:
+            messages.error(request, _("The document has errors: nothing was saved. "
+                                      "See the preview."))
+        except NotPublishable as err:
+            draft = scenario_import(document=editing.parse_source(source),
+                                    author=request.user, publish=False)
+            messages.warning(request, _("Saved as draft version %(n)s, but not published: "
+                                        "%(why)s") % {"n": draft.version.number,
+                                                      "why": err})
+            return HttpResponseRedirect(
+                reverse("scenarios:edit", args=[draft.scenario.slug]), status=303)
+        else:
+            if result.outcome == "unchanged" and action != "publish":
+                messages.info(request, _("No change since version %(n)s.")
+                              % {"n": result.version.number})
+            elif action == "publish":
+                messages.success(request, _("Version %(n)s is published.")
+                                 % {"n": result.version.number})
+            else:
+                messages.success(request, _("Saved as draft version %(n)s.")
+                                 % {"n": result.version.number})
+            return HttpResponseRedirect(
+                reverse("scenarios:edit", args=[result.scenario.slug]), status=303)
+    context = {"scenario": scenario, "latest": latest, "source": source,
+               "glossary": _glossary(get_language()),
+               **_preview_context(source, request.GET.get("era"), get_language())}
+    return render(request, "scenarios/editor.html", context)
+
+
+def _glossary(language: str) -> list[tuple[str, str]]:
+    if language == "en":
+        return []
+    import yaml
+    from django.conf import settings
+
+    path = settings.BASE_DIR / "scenarios" / "glossary" / f"{language}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return sorted(data.items())
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def scenario_new(request: HttpRequest) -> HttpResponse:
+    return _editor(request, None)
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def scenario_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    return _editor(request, get_object_or_404(Scenario, slug=slug))
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def translate(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    latest = scenario.latest_version()
+    assert latest is not None
+    document = latest.document
+    if request.method == "POST":
+        document = editing.apply_texts(latest.document, request.POST)
+        try:
+            result = scenario_import(document=document, author=request.user, publish=False)
+        except ScenarioInvalid as err:
+            messages.error(request, "; ".join(e["message"] for e in err.report.errors))
+        else:
+            messages.success(request, _("Saved as draft version %(n)s.")
+                             % {"n": result.version.number})
+            return HttpResponseRedirect(reverse("scenarios:translate", args=[slug]),
+                                        status=303)
+    rows = editing.text_rows(document)
+    return render(request, "scenarios/translate.html", {
+        "scenario": scenario, "latest": latest, "rows": rows,
+        "missing": sum(1 for r in rows for v in r.values.values() if not v),
+        "glossary_it": _glossary("it"), "glossary_es": _glossary("es")})
+
+
+@require_POST
+@instructor_required
+def publish(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    version = scenario.latest_version()
+    assert version is not None
+    try:
+        scenario_publish(scenario=scenario, version=version)
+    except NotPublishable as err:
+        messages.error(request, _("Not published: %(why)s") % {"why": err})
+    else:
+        messages.success(request, _("Version %(n)s is published.") % {"n": version.number})
+    return HttpResponseRedirect(reverse("scenarios:edit", args=[slug]), status=303)
+
+
+@require_POST
+@instructor_required
+def retire(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    scenario_retire(scenario=scenario)
+    messages.success(request, _("The scenario is retired: new quizzes won't use it; its "
+                                "attempts are kept."))
+    return HttpResponseRedirect(reverse("scenarios:edit", args=[slug]), status=303)
+
+
+@require_safe
+@instructor_required
+def versions(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    all_versions = list(scenario.versions.order_by("-number").select_related("created_by"))
+    numbers = [v.number for v in all_versions]
+    diff: list[str] = []
+    a = b = None
+    try:
+        a = int(request.GET.get("a", ""))
+        b = int(request.GET.get("b", ""))
+    except ValueError:
+        pass
+    if a in numbers and b in numbers:
+        va = next(v for v in all_versions if v.number == a)
+        vb = next(v for v in all_versions if v.number == b)
+        diff = editing.version_diff(va.document, vb.document, f"v{a}", f"v{b}")
+    return render(request, "scenarios/versions.html", {
+        "scenario": scenario, "versions": all_versions, "diff": diff, "a": a, "b": b})
+
+
+@require_safe
+@instructor_required
+def export_one(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    version = scenario.current_version or scenario.latest_version()
+    assert version is not None
+    response = HttpResponse(dump_document(version.document),
+                            content_type="application/x-yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{scenario.slug}.yaml"'
+    return response
+
+
+@require_safe
+@instructor_required
+def export_all(request: HttpRequest) -> HttpResponse:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for scenario in Scenario.objects.select_related("current_version"):
+            version = scenario.current_version or scenario.latest_version()
+            if version is not None:
+                archive.writestr(f"{scenario.topic}/{scenario.slug}.yaml",
+                                 dump_document(version.document))
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = 'attachment; filename="scenario-library.zip"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def import_files(request: HttpRequest) -> HttpResponse:
+    results: list[dict[str, Any]] = []
+    if request.method == "POST":
+        files = request.FILES.getlist("files")[:MAX_UPLOAD_FILES]
+        if not files:
+            messages.error(request, _("Choose one or more YAML files."))
+        for upload in files:
+            row: dict[str, Any] = {"name": upload.name, "errors": []}
+            results.append(row)
+            if upload.size is None or upload.size > MAX_UPLOAD_BYTES:
+                row["errors"] = [_("larger than %(kb)s KB") % {"kb": MAX_UPLOAD_BYTES // 1024}]
+                continue
+            try:
+                text = upload.read().decode("utf-8")
+                document = editing.parse_source(text)
+                result = scenario_import(document=document, author=request.user,
+                                         publish=False)
+            except UnicodeDecodeError:
+                row["errors"] = [_("not UTF-8 text")]
+            except editing.SourceError as err:
+                row["errors"] = [str(err)]
+            except ScenarioInvalid as err:
+                row["errors"] = [f"{e['path']}: {e['message']}" for e in err.report.errors]
+            else:
+                row["outcome"] = result.outcome
+                row["scenario"] = result.scenario
+                row["version"] = result.version.number
+    return render(request, "scenarios/import.html", {"results": results})
+
+
+@require_safe
+@instructor_required
+def stats(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    return render(request, "scenarios/stats.html", {
+        "scenario": scenario, "title": scenario.title(get_language()),
+        "questions": question_stats(scenario)})
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def recheck(request: HttpRequest) -> HttpResponse:
+    changes = scenarios_recheck() if request.method == "POST" else None
+    return render(request, "scenarios/recheck.html", {"changes": changes})

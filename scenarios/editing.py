@@ -1,0 +1,182 @@
+"""Authoring helpers: YAML text <-> documents with line numbers for error paths, the
+texts of a document as a side-by-side translation table, version diffs."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from engine.errors import EngineError
+from engine.notation import LANGUAGES
+from scenarios.library import dump_document
+
+MAX_SOURCE = 256 * 1024
+
+NEW_DOCUMENT = """format: 1
+id: new-scenario
+topic: trample-into-planeswalkers
+difficulty: 2
+title: {en: "A new scenario", it: "", es: ""}
+story: {en: "Alice attacks {garruk} with {wurm}; Bob blocks with {bears}.", it: "", es: ""}
+setup:
+  turn: {active: alice, step: main1}
+  players:
+    - {id: alice, life: 20}
+    - {id: bob, life: 20}
+  battlefield:
+    - {id: wurm, card: colossal-dreadmaw, controller: alice}
+    - {id: garruk, card: garruk-wildspeaker, controller: bob, counters: {loyalty: 3}}
+    - {id: bears, card: grizzly-bears, controller: bob}
+actions:
+  - attack: {wurm: garruk}
+  - block: {bears: wurm}
+  - combat_damage: {}
+questions:
+  - id: bob-life
+    kind: number
+    ask: {en: "What is Bob's life total now?", it: "", es: ""}
+    answer: {life: bob}
+    expect: 20
+explain: {en: "Trample never carries damage past a planeswalker to its controller (702.19).",
+          it: "", es: ""}
+"""
+
+
+class SourceError(Exception):
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def parse_source(text: str) -> Any:
+    """A document from YAML (or JSON) text: safe loading only, size-limited."""
+    if len(text.encode("utf-8")) > MAX_SOURCE:
+        raise SourceError(f"the document is larger than {MAX_SOURCE // 1024} KB")
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise SourceError(f"not valid YAML: {problem}",
+                          mark.line + 1 if mark else None) from None
+    except RecursionError:
+        raise SourceError("the document is nested too deeply") from None
+    if not isinstance(document, dict):
+        raise SourceError("a scenario document is a mapping of fields")
+    return document
+
+
+def path_lines(text: str) -> dict[str, int]:
+    """Line number (1-based) of each path (``actions[2].block.bears``) in the YAML text."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError, EngineError):
+        return {}
+    out: dict[str, int] = {}
+
+    def walk(node: Any, path: str, depth: int) -> None:
+        if depth > 14:
+            return
+        out.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                name = str(key.value)
+                child = f"{path}.{name}" if path else name
+                out.setdefault(child, key.start_mark.line + 1)
+                walk(value, child, depth + 1)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, value in enumerate(node.value):
+                walk(value, f"{path}[{i}]", depth + 1)
+
+    if root is not None:
+        walk(root, "", 0)
+    return out
+
+
+def line_of(lines: dict[str, int], path: str) -> int | None:
+    """The line of ``path``, or of its nearest parent that has one."""
+    while path:
+        if path in lines:
+            return lines[path]
+        if path.endswith("]"):
+            path = path[: path.rfind("[")]
+        elif "." in path:
+            path = path[: path.rfind(".")]
+        else:
+            break
+    return lines.get(path)
+
+
+@dataclass(frozen=True, slots=True)
+class TextRow:
+    path: str
+    label: str
+    values: dict[str, str]
+
+
+def text_rows(document: dict[str, Any]) -> list[TextRow]:
+    """Every translatable text of a document, in reading order."""
+    rows: list[TextRow] = []
+
+    def add(path: str, label: str, node: Any) -> None:
+        if isinstance(node, dict):
+            rows.append(TextRow(path, label, {lang: str(node.get(lang) or "")
+                                              for lang in LANGUAGES}))
+
+    add("title", "title", document.get("title"))
+    add("story", "story", document.get("story", {"en": ""}))
+    for i, q in enumerate(document.get("questions") or []):
+        if not isinstance(q, dict):
+            continue
+        add(f"questions[{i}].ask", f"{q.get('id', i)}: ask", q.get("ask"))
+        for j, o in enumerate(q.get("options") or []):
+            if isinstance(o, dict):
+                add(f"questions[{i}].options[{j}].text", f"{q.get('id', i)} / {o.get('id', j)}",
+                    o.get("text"))
+    add("explain", "explain", document.get("explain", {"en": ""}))
+    return rows
+
+
+def apply_texts(document: dict[str, Any], data: Any) -> dict[str, Any]:
+    """A copy of the document with the posted texts (``text:PATH:LANG`` fields)."""
+    doc = copy.deepcopy(document)
+    for row in text_rows(doc):
+        target = _resolve(doc, row.path, create=True)
+        for lang in LANGUAGES:
+            value = str(data.get(f"text:{row.path}:{lang}", row.values[lang])).strip()
+            if value:
+                target[lang] = value
+            else:
+                target.pop(lang, None)
+        if not target:
+            _drop(doc, row.path)
+    return doc
+
+
+def _resolve(doc: dict[str, Any], path: str, *, create: bool) -> dict[str, Any]:
+    node: Any = doc
+    for part in path.replace("]", "").replace("[", ".").split("."):
+        key: Any = int(part) if part.isdigit() else part
+        if isinstance(node, list):
+            node = node[key]
+        else:
+            if key not in node and create:
+                node[key] = {}
+            node = node[key]
+    assert isinstance(node, dict)
+    return node
+
+
+def _drop(doc: dict[str, Any], path: str) -> None:
+    if "." not in path and "[" not in path:
+        doc.pop(path, None)
+
+
+def version_diff(a: dict[str, Any], b: dict[str, Any], label_a: str, label_b: str) -> list[str]:
+    return list(difflib.unified_diff(dump_document(a).splitlines(),
+                                     dump_document(b).splitlines(), label_a, label_b,
+                                     lineterm=""))
