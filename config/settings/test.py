@@ -16,3 +16,10 @@ LOGGING = {
     "handlers": {"null": {"class": "logging.NullHandler"}},
     "root": {"handlers": ["null"], "level": "CRITICAL"},
 }
+
+# A file-backed test database on SQLite, like production: WAL mode and the busy timeout
+# then apply, so tests with concurrent requests (live server, threads) meet the same
+# locking as a real deployment instead of the shared-cache in-memory database's
+# "database table is locked". pytest-django gives each xdist worker its own file.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".pytest-db.sqlite3")}

@@ -17,7 +17,10 @@ from scenarios.library import dump_document
 from scenarios.models import Scenario, ScenarioVersion
 from scenarios.selectors import point_biserial, question_stats
 from tests.factories import (
-    InstructorFactory, ScenarioFactory, UserFactory, scenario_document,
+    InstructorFactory,
+    ScenarioFactory,
+    UserFactory,
+    scenario_document,
 )
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +43,9 @@ def instructor_client() -> Client:
 
 @pytest.mark.parametrize("role", ["anonymous", "candidate", "instructor"])
 def test_every_authoring_url_is_for_instructors_only(role: str) -> None:
+    from tests.web.test_pages import AUTHORING
+
+    assert {name for name, _, _ in URLS} == AUTHORING | {"scenarios:author_home"}
     ScenarioFactory(slug="s1")
     client = Client()
     if role == "candidate":

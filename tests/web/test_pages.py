@@ -40,6 +40,11 @@ POST_ONLY = {"quiz:logout": 405}
 OWNED = {"quiz:session", "quiz:item", "quiz:answer", "quiz:finish", "quiz:results"}
 # Public pages about one published scenario or rule: walked in tests/web/test_permissions.py.
 WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
+# Instructor pages: walked as anonymous, candidate and instructor in
+# tests/scenarios/test_authoring.py::test_every_authoring_url_is_for_instructors_only.
+AUTHORING = {"scenarios:new", "scenarios:preview", "scenarios:import", "scenarios:export_all",
+             "scenarios:recheck", "scenarios:edit", "scenarios:translate", "scenarios:publish",
+             "scenarios:retire", "scenarios:versions", "scenarios:export", "scenarios:stats"}
 
 
 def _named_app_urls(patterns, namespace=""):
@@ -57,7 +62,7 @@ def test_every_app_url_is_in_the_permission_matrix():
         for name in _named_app_urls(get_resolver().url_patterns)
         if name.split(":")[0] in {"quiz", "scenarios"}
     }
-    assert names == set(PAGES) | set(POST_ONLY) | OWNED | WITH_ARGS
+    assert names == set(PAGES) | set(POST_ONLY) | OWNED | WITH_ARGS | AUTHORING
 
 
 @pytest.mark.django_db
