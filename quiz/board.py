@@ -45,15 +45,16 @@ class Board:
 
 # -- geometry (user units of the viewBox; font sizes mirror the CSS rules) ----------------
 
-CARD_W, CARD_H = 128, 88
+CARD_W, CARD_H = 132, 88
 GAP_X = 16            # between cards in a row
-GAP_Y = 30            # between rows (room for the pills and the tilt of tapped cards)
+GAP_Y = 36            # between rows (room for the pills and the tilt of tapped cards)
 MEMBER_GAP = 32       # between the two players of a team
 GROUP_GAP = 40        # between two players (or teams) on the same side
 PANEL_W = 150
 TAG_H, TAG_GAP = 24, 12
 MARGIN = 14
-PAD = 16              # inside a side's background
+PAD = 16              # inside a side's background, towards the centre
+PAD_OUT = 26          # the same on the outer edge (pills stick out of the cards there)
 CENTER = 100          # between the two sides: where combat arrows run
 CENTER_QUIET = 28     # the same without attackers
 FOOTER = 30
@@ -62,7 +63,9 @@ MAX_COLS, MAX_COLS_TEAM = 5, 3
 TILT = 8.0            # degrees a tapped card is turned
 PILL_H = 15
 
-FONT_NAME = 12.5      # .board-card-name (bold)
+FONT_NAME = 12.5      # .board-card-name (bold); long names get smaller before being cut:
+FONT_NAME_SMALLER = ((11.0, "board-card-name board-card-name--s"),
+                     (10.0, "board-card-name board-card-name--xs"))
 FONT_TYPE = 10.5      # .board-card-type
 FONT_KEYWORDS = 10    # .board-card-keywords (italic)
 FONT_PILL = 9.5       # .board-pill-text (bold)
@@ -70,7 +73,7 @@ FONT_PLAYER = 15      # .board-player-name (bold)
 FONT_TAG = 12         # .board-tag-name (bold)
 FONT_LABEL = 10.5     # .board-arrow-label (bold)
 
-TYPE_ORDER = ("creature", "planeswalker", "battle", "artifact", "enchantment", "land")
+TYPE_ORDER = ("artifact", "enchantment", "land", "planeswalker", "battle", "creature")
 KIND_RANK = {"creature": 0, "planeswalker": 1, "battle": 2}
 KEYWORD_ORDER = ("flying", "reach", "first-strike", "double-strike", "trample-over-planeswalkers",
                  "trample", "deathtouch", "lifelink", "vigilance", "haste", "menace",
@@ -128,23 +131,28 @@ _WIDE = set("mwMW@%")
 
 
 def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """Calibrated on DejaVu Sans, the widest common sans-serif (so that text estimated to
+    fit does fit whatever font the browser picks)."""
     units = 0.0
     for ch in text:
         if ch in _NARROW:
-            units += 0.28
+            units += 0.31
         elif ch in _SEMI:
-            units += 0.36
+            units += 0.4
         elif ch in _WIDE:
-            units += 0.86
-        elif ch.isupper() or ch.isdigit() and ch != "1":
-            units += 0.66 if ch.isupper() else 0.56
+            units += 0.92
+        elif ch.isupper():
+            units += 0.7
+        elif ch.isdigit():
+            units += 0.64
         else:
-            units += 0.53
-    return units * size * (1.1 if bold else 1.0)
+            units += 0.6
+    return units * size * (1.12 if bold else 1.0)
 
 
 def _fit(text: str, width: float, size: float, bold: bool = False) -> str:
     """``text`` cut with an ellipsis so that it fits in ``width``."""
+    width *= 0.97  # a margin for the estimate
     if _text_width(text, size, bold) <= width:
         return text
     while text and _text_width(text + "…", size, bold) > width:
@@ -438,11 +446,24 @@ class _Drawing:
                f"<title>{_esc(_title_of_panel(self, g))}</title>",
                f'<rect class="board-panel-frame" x="{_num(x)}" y="{_num(y)}" '
                f'width="{PANEL_W}" height="{_num(h)}" rx="10"/>',
-               _text(x + 12, y + 23, _fit(title, PANEL_W - 24, FONT_PLAYER, True),
-                     "board-player-name")]
+        ]
+        room = PANEL_W - 24
         if not g.team:
+            # The hexproof / lost pills: after the name, or on a line of their own.
             player = st.players[g.members[0].pid]
-            out += self.badges(player.hexproof, player.lost, x + 12, y + 38, PANEL_W - 24)[0]
+            pills, end = self.badges(player.hexproof, player.lost, 0, 0, room)
+            if pills and end <= room - 46:
+                pills, _end = self.badges(player.hexproof, player.lost,
+                                          x + PANEL_W - 12 - end + 4, y + 19, room)
+                room -= end + 2
+            elif pills:
+                pills, _end = self.badges(player.hexproof, player.lost, x + 12, y + 36, room)
+            out += pills
+        out.append(_text(x + 12, y + 24, _fit(title, room, FONT_PLAYER, True),
+                         "board-player-name"))
+        if g.team:
+            out.append(_text(x + 12, y + 42, _fit(_("Two-Headed Giant"), PANEL_W - 24, 11),
+                             "board-panel-caption"))
         box = _Rect(x + 10, y + h - 44, PANEL_W - 20, 34)
         out += [f'<rect class="board-life" x="{_num(box.x)}" y="{_num(box.y)}" '
                 f'width="{_num(box.w)}" height="{_num(box.h)}" rx="7"/>',
@@ -485,6 +506,15 @@ class _Drawing:
             + _text(x + 10, y + 16.5, name, "board-tag-name") + "".join(pills) + "</g>")
         self.rects[m.pid] = _Rect(x, y, width, TAG_H)
 
+    def card_name(self, name: str, x: float, y: float, room: float) -> str:
+        if _text_width(name, FONT_NAME, True) * 1.03 <= room:
+            return _text(x, y, name, "board-card-name")
+        for size, cls in FONT_NAME_SMALLER:
+            if _text_width(name, size, True) * 1.03 <= room:
+                return _text(x, y, name, cls)
+        size, cls = FONT_NAME_SMALLER[-1]
+        return _text(x, y, _fit(name, room, size, True), cls)
+
     def card(self, o: Obj, x: float, y: float, outer: str) -> None:
         """One permanent; ``outer`` is the side away from the centre (for the pills)."""
         combat = self.state.combat
@@ -511,15 +541,14 @@ class _Drawing:
                f'<path class="board-card-band" d="M{_num(x)},{_num(y + 26)} V{_num(y + 8)} '
                f'A8,8 0 0 1 {_num(x + 8)},{_num(y)} H{_num(x + w - 8)} '
                f'A8,8 0 0 1 {_num(x + w)},{_num(y + 8)} V{_num(y + 26)} Z"/>',
-               _text(x + 8, y + 18, _fit(o.display_name(self.language), w - 16, FONT_NAME, True),
-                     "board-card-name")]
+               self.card_name(o.display_name(self.language), x + 8, y + 18, w - 16)]
         type_line = " · ".join(capfirst(_type_word(t)) for t in _types(o))
-        out.append(_text(x + 8, y + 41, _fit(type_line, w - 16, FONT_TYPE), "board-card-type"))
+        out.append(_text(x + 8, y + 40, _fit(type_line, w - 16, FONT_TYPE), "board-card-type"))
         extras = [_keyword_word(k) for k in _keywords(o)]
         if o.is_battle and o.protector:
             extras.append(_("protected by %(name)s") % {"name": self.name(o.protector)})
         if extras:
-            out.append(_text(x + 8, y + 56, _fit(", ".join(extras), w - 16, FONT_KEYWORDS),
+            out.append(_text(x + 8, y + 54, _fit(", ".join(extras), w - 16, FONT_KEYWORDS),
                              "board-card-keywords"))
         # Bottom right: badges, right to left.
         right = x + w - 7
@@ -533,14 +562,14 @@ class _Drawing:
             right -= bw + 5
         if o.is_planeswalker:
             out.append(f'<g class="board-badge board-badge--loyalty"><path d="'
-                       f'{_shield(right - 14, y + h - 36)}"/>'
-                       + _text(right - 14, y + h - 18, str(o.current_loyalty),
+                       f'{_shield(right - 13, y + h - 34, 26, 27)}"/>'
+                       + _text(right - 13, y + h - 17, str(o.current_loyalty),
                                "board-badge-text", "middle") + "</g>")
             right -= 33
         if o.is_battle:
             out.append(f'<g class="board-badge board-badge--defense"><path d="'
-                       f'{_octagon(right - 14, y + h - 21)}"/>'
-                       + _text(right - 14, y + h - 16.5, str(o.current_defense),
+                       f'{_octagon(right - 13, y + h - 20, 12.5)}"/>'
+                       + _text(right - 13, y + h - 15.5, str(o.current_defense),
                                "board-badge-text", "middle") + "</g>")
             right -= 33
         if o.damage:
@@ -557,13 +586,14 @@ class _Drawing:
                 and not any(b in self.state.objects and self.state.objects[b].on_battlefield
                             for b in combat.blockers.get(o.id, ()))):
             pills.append((_("blocked"), "board-pill--blocked"))
-        edges = [y if outer == "top" else y + h, y + h if outer == "top" else y]
-        px, edge = x + 6, 0
+        py = y if outer == "top" else y + h
+        step = -(PILL_H + 2) if outer == "top" else PILL_H + 2
+        px = x + 6
         for label, pcls in pills:
             width = _text_width(_fit(label, w - 22, FONT_PILL, True), FONT_PILL, True) + 10
-            if px + width > x + w - 6 and px > x + 6 and edge == 0:
-                px, edge = x + 6, 1
-            svg, width = _pill(px, edges[edge], label, pcls, w - 12)
+            if px + width > x + w - 6 and px > x + 6:  # no room left: a line further out
+                px, py = x + 6, py + step
+            svg, width = _pill(px, py, label, pcls, w - 12)
             out.append(svg)
             px += width + 4
         out.append("</g>")
@@ -672,12 +702,12 @@ def _render(state: GameState, era_name: str, era_date: str, language: str,
     width = max(MIN_W, side_width(top) + 2 * (MARGIN + PAD),
                 side_width(bottom) + 2 * (MARGIN + PAD))
     top_y = MARGIN
-    top_edge = top_y + PAD + side_depth(top)       # the top side's edge facing the centre
+    top_edge = top_y + PAD_OUT + side_depth(top)       # the top side's edge facing the centre
     combat = state.combat
     fighting = combat is not None and bool(combat.attackers)
     bottom_y = top_edge + PAD + (CENTER if fighting else CENTER_QUIET)
     bottom_edge = bottom_y + PAD                   # the bottom side's edge facing the centre
-    bottom_end = bottom_edge + side_depth(bottom) + PAD
+    bottom_end = bottom_edge + side_depth(bottom) + PAD_OUT
     height = bottom_end + FOOTER
 
     dr.parts.append(f'<rect class="board-bg" x="0" y="0" width="{_num(width)}" '

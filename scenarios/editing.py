@@ -20,8 +20,8 @@ NEW_DOCUMENT = """format: 1
 id: new-scenario
 topic: trample-into-planeswalkers
 difficulty: 2
-title: {en: "A new scenario", it: "", es: ""}
-story: {en: "Alice attacks {garruk} with {wurm}; Bob blocks with {bears}.", it: "", es: ""}
+title: {en: "A new scenario"}
+story: {en: "Alice attacks {garruk} with {wurm}; Bob blocks with {bears}."}
 setup:
   turn: {active: alice, step: main1}
   players:
@@ -38,11 +38,10 @@ actions:
 questions:
   - id: bob-life
     kind: number
-    ask: {en: "What is Bob's life total now?", it: "", es: ""}
+    ask: {en: "What is Bob's life total now?"}
     answer: {life: bob}
     expect: 20
-explain: {en: "Trample never carries damage past a planeswalker to its controller (702.19).",
-          it: "", es: ""}
+explain: {en: "Trample never carries damage past a planeswalker to its controller (702.19)."}
 """
 
 

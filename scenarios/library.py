@@ -7,11 +7,10 @@ from typing import Any
 
 import yaml
 
-from engine.__main__ import parse_text
+from engine.__main__ import load_document
 from engine.errors import EngineError
 
 LIBRARY = Path(__file__).with_name("library")
-MAX_FILE_BYTES = 512 * 1024
 
 
 class LibraryFileError(Exception):
@@ -32,18 +31,11 @@ def library_files(paths: list[str] | None = None) -> list[Path]:
 
 
 def read_document(path: Path) -> Any:
+    """A scenario file's document (the engine's own safe, size-limited reader)."""
     try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise LibraryFileError(f"can't read the file ({err.strerror})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise LibraryFileError(f"larger than {MAX_FILE_BYTES // 1024} KB")
-    try:
-        return parse_text(data.decode("utf-8"), path.name)
-    except UnicodeDecodeError:
-        raise LibraryFileError("not UTF-8 text") from None
+        return load_document(str(path))
     except EngineError as err:
-        raise LibraryFileError(str(err)) from None
+        raise LibraryFileError(str(err).removeprefix(f"{path}: ")) from None
 
 
 class _Dumper(yaml.SafeDumper):

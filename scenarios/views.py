@@ -324,3 +324,95 @@ def stats(request: HttpRequest, slug: str) -> HttpResponse:
 def recheck(request: HttpRequest) -> HttpResponse:
     changes = scenarios_recheck() if request.method == "POST" else None
     return render(request, "scenarios/recheck.html", {"changes": changes})
+
+
+def _form_sets(data: Any, document: dict[str, Any]) -> dict[str, Any]:
+    from scenarios import forms as f
+
+    initial = f.initial_from(document)
+    return {
+        "meta": f.MetadataForm(data, initial=initial["meta"], prefix="meta"),
+        "players": f.PlayerFormSet(data, initial=initial["players"], prefix="players"),
+        "objects": f.ObjectFormSet(data, initial=initial["objects"], prefix="objects"),
+        "actions": f.ActionFormSet(data, initial=initial["actions"], prefix="actions"),
+        "questions": f.QuestionFormSet(data, initial=initial["questions"], prefix="questions"),
+        "params": f.ParamFormSet(data, initial=initial["params"], prefix="params"),
+    }
+
+
+def _rows(formset: Any) -> list[dict[str, Any]]:
+    rows = []
+    for i, form in enumerate(formset.forms):
+        data = form.cleaned_data
+        if not data or data.get("DELETE"):
+            continue
+        rows.append({**data, "_i": i})
+    return rows
+
+
+def _composed(sets: dict[str, Any], document: dict[str, Any]) -> dict[str, Any] | None:
+    from scenarios import forms as f
+
+    if not all(s.is_valid() for s in sets.values()):
+        return None
+    actions = sorted(_rows(sets["actions"]),
+                     key=lambda r: (r["ORDER"] if r.get("ORDER") is not None else r["_i"] + 1,
+                                    r["_i"]))
+    return f.compose(document, sets["meta"].cleaned_data, _rows(sets["players"]),
+                     _rows(sets["objects"]), actions, _rows(sets["questions"]),
+                     _rows(sets["params"]))
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def form_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    from scenarios import forms as f
+
+    scenario = get_object_or_404(Scenario, slug=slug)
+    latest = scenario.latest_version()
+    assert latest is not None
+    sets = _form_sets(request.POST or None, latest.document)
+    preview: dict[str, Any] = {}
+    if request.method == "POST":
+        document = _composed(sets, latest.document)
+        if document is None:
+            messages.error(request, _("Some fields need fixing: see the messages next to "
+                                      "them."))
+        else:
+            source = dump_document(document)
+            preview = _preview_context(source, None, get_language())
+            try:
+                result = scenario_import(document=document, author=request.user,
+                                         publish=False)
+            except ScenarioInvalid:
+                messages.error(request, _("The document has errors: nothing was saved. "
+                                          "See the preview."))
+            else:
+                messages.success(request, _("Saved as draft version %(n)s.")
+                                 % {"n": result.version.number})
+                return HttpResponseRedirect(reverse("scenarios:form", args=[slug]),
+                                            status=303)
+    else:
+        preview = _preview_context(dump_document(latest.document), None, get_language())
+    return render(request, "scenarios/form_editor.html", {
+        "scenario": scenario, "latest": latest, **sets, **preview,
+        "cards": f.card_choices(), "shapes": sorted(f.ACTION_SHAPES.items())})
+
+
+@require_POST
+@instructor_required
+def form_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    latest = scenario.latest_version()
+    assert latest is not None
+    sets = _form_sets(request.POST, latest.document)
+    document = _composed(sets, latest.document)
+    if document is None:
+        errors = [{"path": f"{name}", "message": str(err), "line": None}
+                  for name, s in sets.items()
+                  for err in (s.errors if isinstance(s.errors, list) else [s.errors]) if err]
+        context: dict[str, Any] = {"errors": errors, "warnings": [], "ok": False}
+    else:
+        context = _preview_context(dump_document(document), request.POST.get("era"),
+                                   get_language())
+    return render(request, "scenarios/editor.html#preview", context)

@@ -31,7 +31,8 @@ URLS = [("scenarios:author_home", [], "get"), ("scenarios:new", [], "get"),
         ("scenarios:translate", ["s1"], "get"), ("scenarios:versions", ["s1"], "get"),
         ("scenarios:export", ["s1"], "get"), ("scenarios:stats", ["s1"], "get"),
         ("scenarios:publish", ["s1"], "post"), ("scenarios:retire", ["s1"], "post"),
-        ("scenarios:preview", [], "post")]
+        ("scenarios:preview", [], "post"), ("scenarios:form", ["s1"], "get"),
+        ("scenarios:form_preview", ["s1"], "post")]
 
 
 @pytest.fixture
@@ -213,3 +214,78 @@ def test_question_statistics_on_a_small_data_set() -> None:
     assert stats.wrong_answers == [("14", 2)]
     assert stats.discrimination == pytest.approx(1.0)
     assert stats.by_era == [("fdn-2024", 4, 0.5)]
+
+
+def _form_post(document: dict) -> dict:
+    """What the form editor posts for a document it was shown."""
+    from scenarios import forms as f
+
+    initial = f.initial_from(document)
+    data = {}
+    for key, value in initial["meta"].items():
+        data[f"meta-{key}"] = value
+    for prefix, rows in (("players", initial["players"]), ("objects", initial["objects"]),
+                         ("actions", initial["actions"]), ("questions", initial["questions"]),
+                         ("params", initial["params"])):
+        data[f"{prefix}-TOTAL_FORMS"] = len(rows)
+        data[f"{prefix}-INITIAL_FORMS"] = len(rows)
+        for i, row in enumerate(rows):
+            for key, value in row.items():
+                if value is None or value is False:
+                    continue
+                data[f"{prefix}-{i}-{key}"] = value if value is not True else "on"
+            if prefix == "actions":
+                data[f"{prefix}-{i}-ORDER"] = i + 1
+    return data
+
+
+@pytest.mark.parametrize("slug_path", [
+    "trample-into-planeswalkers/thrasta-bears-share-liliana",
+    "redirection-era/lava-spike-redirected-to-garruk",
+    "two-headed-giant/thg-team-damage-one-player",
+    "uniqueness-and-legend/ul-one-player-two-lilianas",
+])
+def test_the_form_editor_gives_back_an_equivalent_document(instructor_client: Client,
+                                                           slug_path: str) -> None:
+    from engine.check import check_document
+    from scenarios.library import LIBRARY, read_document
+
+    document = read_document(LIBRARY / f"{slug_path}.yaml")
+    ScenarioFactory(slug=document["id"], document=document)
+    response = instructor_client.post(reverse("scenarios:form", args=[document["id"]]),
+                                      _form_post(document))
+    assert response.status_code == 303, response.content.decode()[:2000]
+    saved = Scenario.objects.get(slug=document["id"]).latest_version().document
+    assert check_document(saved).answers == check_document(document).answers
+    assert saved["title"] == document["title"] and saved["explain"] == document["explain"]
+
+
+def test_the_form_editor_reorders_and_removes_actions(instructor_client: Client) -> None:
+    doc = scenario_document("s1")
+    ScenarioFactory(slug="s1", document=doc)
+    data = _form_post(doc)
+    data["actions-2-DELETE"] = "on"  # no combat damage any more
+    response = instructor_client.post(reverse("scenarios:form", args=["s1"]), data)
+    assert response.status_code == 303
+    saved = Scenario.objects.get(slug="s1").latest_version().document
+    assert [next(iter(a)) for a in saved["actions"]] == ["attack", "block"]
+
+
+def test_the_form_editor_keeps_bad_input_with_its_error(instructor_client: Client) -> None:
+    doc = scenario_document("s1")
+    ScenarioFactory(slug="s1", document=doc)
+    data = _form_post(doc)
+    data["actions-0-args"] = "{wurm: [garruk"
+    response = instructor_client.post(reverse("scenarios:form", args=["s1"]), data)
+    html = response.content.decode()
+    assert response.status_code == 200 and "{wurm: [garruk" in html and "Not a valid value" in html
+    assert Scenario.objects.get(slug="s1").versions.count() == 1
+
+
+def test_form_preview_is_a_partial(instructor_client: Client) -> None:
+    doc = scenario_document("s1")
+    ScenarioFactory(slug="s1", document=doc)
+    response = instructor_client.post(reverse("scenarios:form_preview", args=["s1"]),
+                                      _form_post(doc), HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'id="preview"' in html and "<html" not in html and "trace-steps" in html

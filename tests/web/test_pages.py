@@ -44,7 +44,8 @@ WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 # tests/scenarios/test_authoring.py::test_every_authoring_url_is_for_instructors_only.
 AUTHORING = {"scenarios:new", "scenarios:preview", "scenarios:import", "scenarios:export_all",
              "scenarios:recheck", "scenarios:edit", "scenarios:translate", "scenarios:publish",
-             "scenarios:retire", "scenarios:versions", "scenarios:export", "scenarios:stats"}
+             "scenarios:retire", "scenarios:versions", "scenarios:export", "scenarios:stats",
+             "scenarios:form", "scenarios:form_preview"}
 
 
 def _named_app_urls(patterns, namespace=""):

@@ -1,0 +1,319 @@
+"""The structured editor: crispy forms for a scenario's metadata, board, actions,
+questions and parameters. They read a document and write one back; validation is the
+same service as for YAML."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+from crispy_forms.helper import FormHelper
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from engine.cards import catalog
+from engine.eras import ERAS
+from engine.notation import ACTION_KINDS, QUESTION_KINDS
+from engine.state import KEYWORDS, STEPS
+from scenarios.models import TOPIC_CHOICES
+
+ZONES = [("battlefield", _("battlefield")), ("hand", _("hand")),
+         ("graveyard", _("graveyard")), ("exile", _("exile")), ("library", _("library")),
+         ("command", _("command zone"))]
+ACTION_SHAPES = {
+    "attack": "{wurm: garruk}", "block": "{bears: wurm}", "order": "{wurm: [bears, wall]}",
+    "assign": "{wurm: {bears: 2, garruk: 4}}", "combat_damage": "{}  or  {step: first-strike}",
+    "cast": "{card: lightning-bolt, by: alice, targets: [bob], redirect_to: {bob: garruk}}",
+    "damage": "{source: goblin, to: bob, amount: 2}",
+    "activate": "{permanent: jace, ability: 1, targets: [bob]}",
+    "enter": "{id: jace}  or  {id: new, card: jace-beleren, controller: alice}",
+    "move": "{garruk: graveyard}", "control": "{garruk: alice}",
+    "counters": "{garruk: {loyalty: -1}}",
+    "become": "{gideon: {types: [creature], power: 6, toughness: 6}}",
+    "choose": "{keep: jace}", "step": "main2", "next_turn": "{}",
+    "roll_planar_die": "{by: alice, result: chaos}", "planeswalk": "{}",
+}
+
+
+def _flow(value: Any) -> str:
+    """A compact one-line YAML form of a value, for a text field."""
+    if value is None:
+        return ""
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    return text.strip().removesuffix("...").strip()
+
+
+class YamlValueField(forms.CharField):
+    """A field holding one YAML value (a mapping, a list, a number...)."""
+
+    def __init__(self, *args: Any, allow_empty: bool = True, **kwargs: Any) -> None:
+        self.allow_empty = allow_empty
+        kwargs.setdefault("required", False)
+        super().__init__(*args, **kwargs)
+
+    def clean(self, value: Any) -> Any:
+        text = super().clean(value)
+        if not text:
+            if not self.allow_empty:
+                raise forms.ValidationError(_("This field is required."))
+            return None
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError:
+            raise forms.ValidationError(_("Not a valid value: write it like %(shape)s.")
+                                        % {"shape": self.help_text or "{key: value}"}) from None
+
+
+class NumberOrParamField(forms.CharField):
+    """A whole number, or a parameter reference such as ``$l``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 31)
+        super().__init__(*args, **kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        return "" if value is None else value
+
+    def clean(self, value: Any) -> Any:
+        text = str(super().clean(value) or "").strip()
+        if not text:
+            return None
+        if re.fullmatch(r"\$[a-z_][a-z0-9_]*", text):
+            return text
+        try:
+            return int(text)
+        except ValueError:
+            raise forms.ValidationError(
+                _("Enter a whole number or a parameter such as $p.")) from None
+
+
+class _Form(forms.Form):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.helper.disable_csrf = True
+
+
+class MetadataForm(_Form):
+    topic = forms.ChoiceField(label=_("Topic"), choices=TOPIC_CHOICES)
+    difficulty = forms.IntegerField(label=_("Difficulty"), min_value=1, max_value=5)
+    eras = forms.MultipleChoiceField(
+        label=_("Eras"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(e.key, e.name) for e in ERAS],
+        help_text=_("Leave all unticked: every era in which its cards and mechanics exist."))
+    active = forms.CharField(label=_("Active player"), max_length=40)
+    step = forms.ChoiceField(label=_("Step"), choices=[(s, s) for s in STEPS])
+
+
+class PlayerForm(_Form):
+    id = forms.SlugField(label=_("Player"), max_length=40)
+    life = NumberOrParamField(label=_("Life"), initial=20)
+    hexproof = forms.BooleanField(label=_("Hexproof"), required=False)
+
+
+class ObjectForm(_Form):
+    id = forms.CharField(label=_("Id"), max_length=40)
+    zone = forms.ChoiceField(label=_("Zone"), choices=ZONES, initial="battlefield")
+    card = forms.CharField(label=_("Card"), required=False, max_length=80,
+                           widget=forms.TextInput(attrs={"list": "card-catalog"}),
+                           help_text=_("A catalog card, or leave empty for an inline object."))
+    controller = forms.CharField(label=_("Controller"), max_length=40)
+    name = forms.CharField(label=_("Name (inline)"), required=False, max_length=80)
+    types = forms.CharField(label=_("Types"), required=False, max_length=80,
+                            help_text=_("Comma-separated, for inline objects."))
+    subtypes = forms.CharField(label=_("Subtypes"), required=False, max_length=80)
+    power = NumberOrParamField(label=_("Power"), required=False)
+    toughness = NumberOrParamField(label=_("Toughness"), required=False)
+    loyalty = NumberOrParamField(label=_("Loyalty counters"), required=False)
+    damage = NumberOrParamField(label=_("Damage marked"), required=False)
+    keywords = forms.MultipleChoiceField(label=_("Keywords"), required=False,
+                                         choices=[(k, k) for k in sorted(KEYWORDS)],
+                                         widget=forms.SelectMultiple(attrs={"size": 4}))
+    tapped = forms.BooleanField(label=_("Tapped"), required=False)
+    sick = forms.BooleanField(label=_("Summoning sick"), required=False)
+
+
+class ActionForm(_Form):
+    kind = forms.ChoiceField(label=_("Action"), choices=[(k, k) for k in ACTION_KINDS])
+    args = YamlValueField(label=_("Details"), max_length=2000)
+    ORDER = forms.IntegerField(label=_("Order"), required=False)
+    DELETE = forms.BooleanField(label=_("Remove"), required=False)
+
+
+class QuestionForm(_Form):
+    id = forms.SlugField(label=_("Id"), max_length=64)
+    kind = forms.ChoiceField(label=_("Kind"), choices=[(k, k) for k in QUESTION_KINDS])
+    ask_en = forms.CharField(label=_("Question (English)"), max_length=2000,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+    answer = YamlValueField(label=_("Answer query"), max_length=2000,
+                            help_text="{loyalty: garruk}")
+    options = YamlValueField(label=_("Options"), max_length=4000,
+                             help_text="[{id: a, text: {en: ...}, claim: {query: ..., is: ...}}]")
+    claim = YamlValueField(label=_("Claim (eras questions)"), max_length=2000,
+                           help_text="{query: {zone: garruk}, is: graveyard}")
+    attacker = forms.CharField(label=_("Attacker (assign questions)"), required=False,
+                               max_length=40)
+    goal = forms.CharField(label=_("Most damage to"), required=False, max_length=40)
+    expect = YamlValueField(label=_("Expected answer"), max_length=2000, help_text="20")
+    DELETE = forms.BooleanField(label=_("Remove"), required=False)
+
+
+class ParamForm(_Form):
+    name = forms.RegexField(label=_("Parameter"), regex=r"^[a-z_][a-z0-9_]*$", max_length=30)
+    values = YamlValueField(label=_("Values"), max_length=500, allow_empty=False,
+                            help_text="{range: [2, 5]}  or  {choice: [craw-wurm, hill-giant]}")
+    default = YamlValueField(label=_("Default"), max_length=100)
+    DELETE = forms.BooleanField(label=_("Remove"), required=False)
+
+
+PlayerFormSet = forms.formset_factory(PlayerForm, extra=1, can_delete=True, max_num=4)
+ObjectFormSet = forms.formset_factory(ObjectForm, extra=2, can_delete=True, max_num=40)
+ActionFormSet = forms.formset_factory(ActionForm, extra=2, can_order=False, max_num=40)
+QuestionFormSet = forms.formset_factory(QuestionForm, extra=1, max_num=20)
+ParamFormSet = forms.formset_factory(ParamForm, extra=1, max_num=8)
+
+
+def card_choices() -> list[tuple[str, str]]:
+    return [(slug, card.name["en"]) for slug, card in sorted(catalog().items())]
+
+
+# -- document <-> forms ---------------------------------------------------------------------
+
+ZONE_KEYS = [z for z, _ in ZONES]
+
+
+def initial_from(document: dict[str, Any]) -> dict[str, Any]:
+    setup = document.get("setup") or {}
+    turn = setup.get("turn") or {}
+    meta = {"topic": document.get("topic"), "difficulty": document.get("difficulty"),
+            "eras": document.get("eras") or [], "active": turn.get("active", "alice"),
+            "step": turn.get("step", "main1")}
+    players = [{"id": p.get("id"), "life": p.get("life", 20),
+                "hexproof": bool(p.get("hexproof"))} for p in setup.get("players") or []]
+    objects = []
+    for zone in ZONE_KEYS:
+        for o in setup.get(zone) or []:
+            counters = o.get("counters") or {}
+            objects.append({
+                "id": o.get("id"), "zone": zone, "card": o.get("card", ""),
+                "controller": o.get("controller") or o.get("owner") or "",
+                "name": (o.get("name") or {}).get("en", "") if isinstance(o.get("name"), dict)
+                else "", "types": ", ".join(o.get("types") or []),
+                "subtypes": ", ".join(o.get("subtypes") or []),
+                "power": o.get("power"), "toughness": o.get("toughness"),
+                "loyalty": counters.get("loyalty"), "damage": o.get("damage"),
+                "keywords": o.get("keywords") or [], "tapped": bool(o.get("tapped")),
+                "sick": bool(o.get("sick"))})
+    actions = []
+    for a in document.get("actions") or []:
+        if isinstance(a, dict) and len(a) == 1:
+            kind, args = next(iter(a.items()))
+            actions.append({"kind": kind, "args": _flow(args)})
+    questions = []
+    for q in document.get("questions") or []:
+        questions.append({
+            "id": q.get("id"), "kind": q.get("kind"),
+            "ask_en": (q.get("ask") or {}).get("en", ""), "answer": _flow(q.get("answer")),
+            "options": _flow(q.get("options")), "claim": _flow(q.get("claim")),
+            "attacker": q.get("attacker", ""),
+            "goal": (q.get("goal") or {}).get("most_to", ""), "expect": _flow(q.get("expect"))})
+    params = [{"name": n, "values": _flow({k: v for k, v in spec.items() if k != "default"}),
+               "default": _flow(spec.get("default"))}
+              for n, spec in (document.get("params") or {}).items()]
+    return {"meta": meta, "players": players, "objects": objects, "actions": actions,
+            "questions": questions, "params": params}
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip() for w in text.split(",") if w.strip()]
+
+
+def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, Any]],
+            objects: list[dict[str, Any]], actions: list[dict[str, Any]],
+            questions: list[dict[str, Any]], params: list[dict[str, Any]]) -> dict[str, Any]:
+    """A document from the structured forms' cleaned data; texts other than each
+    question's English wording (title, story, translations) are kept from ``base``."""
+    doc = {k: v for k, v in base.items() if k not in ("setup", "actions", "questions",
+                                                      "params", "eras")}
+    doc["format"] = 1
+    doc["topic"] = meta["topic"]
+    doc["difficulty"] = meta["difficulty"]
+    if meta.get("eras"):
+        doc["eras"] = list(meta["eras"])
+    if params:
+        doc["params"] = {}
+        for p in params:
+            spec = dict(p["values"] or {})
+            if p.get("default") is not None:
+                spec["default"] = p["default"]
+            doc["params"][p["name"]] = spec
+    old_setup = base.get("setup") or {}
+    turn = {**(old_setup.get("turn") or {}), "active": meta["active"], "step": meta["step"]}
+    setup: dict[str, Any] = {"turn": turn, "players": []}
+    if old_setup.get("teams"):
+        setup["teams"] = old_setup["teams"]
+    if old_setup.get("planechase"):
+        setup["planechase"] = old_setup["planechase"]
+    for p in players:
+        row: dict[str, Any] = {"id": p["id"], "life": p["life"]}
+        if p.get("hexproof"):
+            row["hexproof"] = True
+        setup["players"].append(row)
+    old_objects = {o.get("id"): o for zone in ZONE_KEYS for o in old_setup.get(zone) or []
+                   if isinstance(o, dict)}
+    managed = {"card", "controller", "owner", "name", "types", "subtypes", "power",
+               "toughness", "damage", "keywords", "tapped", "sick"}
+    for o in objects:
+        old = old_objects.get(o["id"], {})
+        row = {"id": o["id"]}
+        row.update({k: v for k, v in old.items() if k not in managed and k != "counters"})
+        if o.get("card"):
+            row["card"] = o["card"]
+        if o["zone"] == "battlefield":
+            row["controller"] = o["controller"]
+            if old.get("owner") and old.get("owner") != o["controller"]:
+                row["owner"] = old["owner"]
+        else:
+            row["owner"] = o["controller"]
+        if not o.get("card"):
+            old_name = old.get("name") if isinstance(old.get("name"), dict) else {}
+            if o.get("name"):
+                row["name"] = {**old_name, "en": o["name"]}
+            row["types"] = _words(o.get("types") or "") or ["creature"]
+        if o.get("subtypes"):
+            row["subtypes"] = _words(o["subtypes"])
+        for key in ("power", "toughness", "damage"):
+            if o.get(key) is not None:
+                row[key] = o[key]
+        counters = {k: v for k, v in (old.get("counters") or {}).items() if k != "loyalty"}
+        if o.get("loyalty") is not None:
+            counters["loyalty"] = o["loyalty"]
+        if counters:
+            row["counters"] = counters
+        if o.get("keywords"):
+            row["keywords"] = list(o["keywords"])
+        for flag in ("tapped", "sick"):
+            if o.get(flag):
+                row[flag] = True
+        setup.setdefault(o["zone"], []).append(row)
+    doc["setup"] = setup
+    doc["actions"] = [{a["kind"]: {} if a["args"] is None else a["args"]} for a in actions]
+    old_questions = {q.get("id"): q for q in base.get("questions") or [] if isinstance(q, dict)}
+    doc["questions"] = []
+    for q in questions:
+        old = old_questions.get(q["id"], {})
+        row = {"id": q["id"], "kind": q["kind"],
+               "ask": {**(old.get("ask") or {}), "en": q["ask_en"]}}
+        for key in ("answer", "options", "claim"):
+            if q.get(key) is not None:
+                row[key] = q[key]
+        if q.get("attacker"):
+            row["attacker"] = q["attacker"]
+        if q.get("goal"):
+            row["goal"] = {"most_to": q["goal"]}
+        if q.get("expect") is not None:
+            row["expect"] = q["expect"]
+        doc["questions"].append(row)
+    return doc

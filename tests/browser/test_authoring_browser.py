@@ -1,0 +1,47 @@
+"""An instructor builds a scenario in the browser: edits it, watches the live preview,
+translates it side by side and publishes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from scenarios.models import Scenario
+from tests.factories import PASSWORD, InstructorFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_instructor_builds_translates_and_publishes(page, live_server, artifacts) -> None:
+    instructor = InstructorFactory(username="teacher")
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(f"{live_server.url}/en/accounts/login/")
+    page.fill("input[name=username]", instructor.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.goto(f"{live_server.url}/en/author/new/")
+    source = page.locator("#source")
+    text = source.input_value().replace("id: new-scenario", "id: browser-built")
+    text = text.replace("expect: 20", "expect: 17")
+    source.fill(text)
+    page.wait_for_selector("#preview td.table-danger")  # the live preview flags expect
+    page.screenshot(path=str(artifacts / "author-preview.png"), full_page=True)
+    source.fill(text.replace("expect: 17", "expect: 20"))
+    page.locator("#preview td.table-danger").first.wait_for(state="detached")
+    page.locator("button[name=action][value=save]").click()
+    page.wait_for_url("**/author/s/browser-built/")
+    assert Scenario.objects.get(slug="browser-built").status == "draft"
+    page.get_by_role("link", name="Translations").click()
+    for field in page.locator("textarea.is-invalid").all():
+        name = field.get_attribute("name") or ""
+        field.fill(("Testo " if name.endswith(":it") else "Texto ") + name.split(":")[1])
+    page.screenshot(path=str(artifacts / "author-translate.png"), full_page=True)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_selector(".alert-success")
+    page.goto(f"{live_server.url}/en/author/s/browser-built/")
+    page.locator("button[name=action][value=publish]").click()
+    page.wait_for_selector(".alert-success")
+    scenario = Scenario.objects.get(slug="browser-built")
+    assert scenario.status == "published"
+    assert scenario.current_version.document["title"]["it"].startswith("Testo")
+    assert errors == [], errors
