@@ -22,6 +22,7 @@ import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 from xml.sax.saxutils import escape
 
 from django.conf import settings
@@ -69,6 +70,7 @@ FONT_NAME_SMALLER = ((11.0, "board-card-name board-card-name--s"),
 FONT_TYPE = 10.5      # .board-card-type
 FONT_KEYWORDS = 10    # .board-card-keywords (italic)
 FONT_PILL = 9.5       # .board-pill-text (bold)
+FONT_PILL_SMALL = 8.5  # .board-pill-text--small
 FONT_PLAYER = 15      # .board-player-name (bold)
 FONT_TAG = 12         # .board-tag-name (bold)
 FONT_LABEL = 10.5     # .board-arrow-label (bold)
@@ -158,6 +160,20 @@ def _fit(text: str, width: float, size: float, bold: bool = False) -> str:
     while text and _text_width(text + "…", size, bold) > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+def _wrap(text: str, width: float, size: float, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width``, the last one cut if need be."""
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines - 1:
+        line = words.pop(0)
+        while words and _text_width(f"{line} {words[0]}", size) <= width * 0.97:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out.append(_fit(" ".join(words), width, size))
+    return out
 
 
 # -- words --------------------------------------------------------------------------------
@@ -335,11 +351,14 @@ def _text(x: float, y: float, text: str, cls: str, anchor: str = "") -> str:
 
 def _pill(x: float, y: float, label: str, cls: str, max_w: float) -> tuple[str, float]:
     """A rounded label whose left end is at ``x`` and vertical centre at ``y``."""
-    label = _fit(label, max_w - 10, FONT_PILL, True)
-    w = _text_width(label, FONT_PILL, True) + 10
+    size, text_cls = FONT_PILL, "board-pill-text"
+    if _text_width(label, size, True) > (max_w - 10) * 0.97:  # a long word: smaller first
+        size, text_cls = FONT_PILL_SMALL, "board-pill-text board-pill-text--small"
+    label = _fit(label, max_w - 10, size, True)
+    w = _text_width(label, size, True) + 10
     return (f'<g class="board-pill {cls}"><rect x="{_num(x)}" y="{_num(y - PILL_H / 2)}" '
             f'width="{_num(w)}" height="{PILL_H}" rx="{PILL_H / 2}"/>'
-            + _text(x + w / 2, y + 3.4, label, "board-pill-text", "middle") + "</g>", w)
+            + _text(x + w / 2, y + 3.3, label, text_cls, "middle") + "</g>", w)
 
 
 def _shield(cx: float, top: float, w: float = 26, h: float = 28) -> str:
@@ -462,13 +481,24 @@ class _Drawing:
         out.append(_text(x + 12, y + 24, _fit(title, room, FONT_PLAYER, True),
                          "board-player-name"))
         if g.team:
-            out.append(_text(x + 12, y + 42, _fit(_("Two-Headed Giant"), PANEL_W - 24, 11),
-                             "board-panel-caption"))
-        box = _Rect(x + 10, y + h - 44, PANEL_W - 20, 34)
-        out += [f'<rect class="board-life" x="{_num(box.x)}" y="{_num(box.y)}" '
-                f'width="{_num(box.w)}" height="{_num(box.h)}" rx="7"/>',
-                _text(box.x + 9, box.y + 21, _fit(caption, box.w - 58, 11), "board-life-caption"),
-                _text(box.x + box.w - 9, box.y + 26, str(life), "board-life-value", "end"),
+            for i, line in enumerate(_wrap(_("Two-Headed Giant"), PANEL_W - 24, 10.5, 2)):
+                out.append(_text(x + 12, y + 40 + 13 * i, line, "board-panel-caption"))
+        # The life box: caption and number on one line, or (in the taller team panel, or
+        # when the caption is long) the caption above the number.
+        number = str(life)
+        beside = PANEL_W - 20 - 18 - _text_width(number, 22, True) - 8
+        if _text_width(caption, 11, True) <= beside * 0.97 and not g.team:
+            box = _Rect(x + 10, y + h - 44, PANEL_W - 20, 34)
+            out += [_text(box.x + 9, box.y + 21, caption, "board-life-caption")]
+        else:
+            tall = 48 if g.team else 38
+            box = _Rect(x + 10, y + h - 10 - tall, PANEL_W - 20, tall)
+            out += [_text(box.x + 9, box.y + (15 if g.team else 13),
+                          _fit(caption, box.w - 18, 11 if g.team else 9.5, True),
+                          "board-life-caption" + ("" if g.team else " board-life-caption--small"))]
+        out.insert(len(out) - 1, f'<rect class="board-life" x="{_num(box.x)}" '
+                   f'y="{_num(box.y)}" width="{_num(box.w)}" height="{_num(box.h)}" rx="7"/>')
+        out += [_text(box.x + box.w - 9, box.y + box.h - 8, number, "board-life-value", "end"),
                 "</g>"]
         self.parts.extend(out)
         self.rects[g.gid] = box
@@ -708,7 +738,9 @@ def _render(state: GameState, era_name: str, era_date: str, language: str,
     bottom_y = top_edge + PAD + (CENTER if fighting else CENTER_QUIET)
     bottom_edge = bottom_y + PAD                   # the bottom side's edge facing the centre
     bottom_end = bottom_edge + side_depth(bottom) + PAD_OUT
-    height = bottom_end + FOOTER
+    planar = state.planechase
+    planes_y = bottom_end + 8
+    height = bottom_end + FOOTER + (PLANE_BAND + 8 if planar is not None else 0)
 
     dr.parts.append(f'<rect class="board-bg" x="0" y="0" width="{_num(width)}" '
                     f'height="{_num(height)}" rx="14"/>')
@@ -772,6 +804,8 @@ def _render(state: GameState, era_name: str, era_date: str, language: str,
     era_label = _("%(era)s rules, %(date)s") % {"era": era_name, "date": era_date}
     description += [turn + ".", era_label + "."]
     dr.parts += dr.overlay
+    if planar is not None:
+        description += _planes(dr, planar, width, planes_y)
     dr.parts.append(_text(MARGIN + 4, height - 11, turn, "board-footer"))
     dr.parts.append(_text(width - MARGIN - 4, height - 11, era_label, "board-footer board-era",
                           "end"))
@@ -798,6 +832,44 @@ _MARKERS = "".join(
         ("block", 8, 12, "M0,0 L10,5 L0,10 L2.5,5 Z"),
         ("nothing", 5, 13, "M1.5,1.5 L8.5,8.5 M8.5,1.5 L1.5,8.5"),
     ))
+
+
+PLANE_BAND = 58
+
+
+def _planes(dr: _Drawing, planar: Any, width: float, y: float) -> list[str]:
+    """The command zone of a Planechase game: each face-up plane or phenomenon with its
+    type line, the planar controller, and how many cards each planar deck holds."""
+    from engine.cards import find_card
+    from engine.planechase import planar_controller
+
+    state = dr.state
+    controller = _player_name(planar_controller(state))
+    dr.parts.append(f'<rect class="board-command" x="{MARGIN}" y="{_num(y)}" '
+                    f'width="{_num(width - 2 * MARGIN)}" height="{PLANE_BAND}" rx="12"/>')
+    sentences = []
+    x = MARGIN + 14
+    for oid in planar.face_up:
+        obj = state.objects[oid]
+        name = obj.display_name(dr.language)
+        type_line = ""
+        if obj.card:
+            lines = find_card(obj.card).type_line or {}
+            type_line = lines.get(dr.language) or lines.get("en", "")
+        dr.parts.append(_text(x, y + 24, _fit(name, width / 2, 14, True),
+                              "board-plane-name"))
+        dr.parts.append(_text(x, y + 44, _fit(type_line, width / 2, 11), "board-plane-type"))
+        sentences.append(_("Face up in the command zone: %(card)s (%(type)s), controlled by "
+                           "the planar controller, %(player)s.") % {
+                               "card": name, "type": type_line, "player": controller})
+    decks = ", ".join(f"{_player_name(k) if k in state.players else _('communal')}: {len(v)}"
+                      for k, v in planar.decks.items())
+    info = _("Planar controller: %(player)s · planar decks: %(decks)s") % {
+        "player": controller, "decks": decks}
+    dr.parts.append(_text(width - MARGIN - 14, y + 34, _fit(info, width / 2 - 30, 11),
+                          "board-plane-info", "end"))
+    sentences.append(info + ".")
+    return sentences
 
 
 def _title_of_panel(dr: _Drawing, g: _Group) -> str:

@@ -150,8 +150,8 @@ def test_an_object_id_in_an_attribute_is_escaped():
 
 @pytest.mark.parametrize(("language", "garruk", "bears"), [
     ("en", "Garruk Wildspeaker", "Grizzly Bears"),
-    ("it", "Garruk Lingua Selvaggia", "Orsi Grizzly"),
-    ("es", "Garruk Portavoz Salvaje", "Osos grizzly"),
+    ("it", "Garruk Lingua Selvaggia", "Orso Grizzly"),
+    ("es", "Garruk Portavoz Salvaje", "Osos pardos"),
 ])
 def test_card_names_are_localized(firecat_board, language, garruk, bears):
     names = firecat_board.objects
@@ -424,3 +424,15 @@ def test_renders_fast():
         render_board(state, era_key="m10-2009", language="it")
     # About half a millisecond here; the bound only catches a gross regression.
     assert (time.perf_counter() - start) / 20 < 0.005
+
+
+def test_a_planechase_board_shows_the_face_up_plane_and_the_planar_controller() -> None:
+    from engine.notation import parse
+    from scenarios.library import LIBRARY, read_document
+
+    doc = read_document(LIBRARY / "planechase/pc-chaos-on-opponents-plane.yaml")
+    state = parse(doc).variant(0).state
+    board = render_board(state, era_key="mom-2023", language="it")
+    assert "Prateria Dorata" in board.svg and "Piano — Lorwyn" in board.svg
+    assert any("Prateria Dorata" in line for line in board.description)
+    assert "board-command" in board.svg
