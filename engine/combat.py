@@ -282,9 +282,10 @@ class StepContext:
             self.assigned[r] = self.assigned.get(r, 0) + n
 
 
-@dataclass(frozen=True)
+@dataclass
 class Options:
-    """What an attacker may assign its damage to in one combat damage step."""
+    """What an attacker may assign its damage to in one combat damage step (a plain
+    value built many times per run: not frozen, so that building it stays cheap)."""
 
     attacker: str
     power: int

@@ -126,6 +126,11 @@ def check(era: type[Era], state: GameState, trace: Trace,
         for oid, (key, event) in {**destroy, **to_graveyard}.items():
             state = move_object(state, oid, "graveyard", trace, rule_key=key, event=event,
                                 destroyed=oid in destroy)
+        # 704.3 repeats the check until no state-based action applies. In this engine no
+        # characteristic depends on another permanent (no static abilities are modelled),
+        # so a pass that only put permanents into graveyards can't have made a new
+        # condition true: the next pass would find nothing.
+        return state, asked
     raise DocumentError(ErrorItem("", "state-based actions did not settle"))
 
 

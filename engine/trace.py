@@ -34,6 +34,11 @@ class TraceStep(NamedTuple):
         return out
 
 
+_NUMBERS: dict[str, dict[str, str]] = {}
+"""era id -> rule key -> number: the catalogue's numbers, looked up once per process."""
+_new_step = tuple.__new__
+
+
 class Trace:
     """Collects steps for one run; refuses to grow past ``MAX_STEPS``."""
 
@@ -43,17 +48,19 @@ class Trace:
         self.era = era
         self.steps: list[TraceStep] = []
         self.action: int | None = None
-        self._numbers: dict[str, str] = {}
+        self._numbers = _NUMBERS.setdefault(era.key, {})
 
     def add(self, rule_key: str | None, event: str, **data: Any) -> None:
-        if len(self.steps) >= MAX_STEPS:
+        steps = self.steps
+        if len(steps) >= MAX_STEPS:
             raise CapExceeded(ErrorItem("", f"the scenario takes more than {MAX_STEPS} steps"))
         number = None
         if rule_key:
             number = self._numbers.get(rule_key)
             if number is None:
                 number = self._numbers[rule_key] = self.era.rule(rule_key)
-        self.steps.append(TraceStep(number, rule_key, self.era.key, event, data, self.action))
+        steps.append(_new_step(TraceStep, (number, rule_key, self.era.key, event, data,
+                                           self.action)))
 
     def add_first(self, rule_keys: tuple[str, ...], event: str, **data: Any) -> None:
         """Cite the first of ``rule_keys`` that exists in this era (e.g. indestructible

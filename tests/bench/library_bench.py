@@ -26,3 +26,18 @@ def report() -> None:
     elapsed = time.perf_counter() - start
     print(f"library: {len(files)} scenarios validated in every era and variant in "
           f"{elapsed:.2f} s (target < 2 s){f'; {bad} with problems' if bad else ''}")
+    from engine.eras import find_era
+    from engine.notation import parse
+    from engine.runner import run_variant, scenario_eras
+
+    slowest = (0.0, "")
+    for doc in docs:
+        scenario = parse(doc)
+        variant = scenario.variant(0)
+        for era in scenario_eras(scenario, variant):
+            start = time.perf_counter()
+            run_variant(find_era(era), variant)
+            took = time.perf_counter() - start
+            slowest = max(slowest, (took, f"{doc['id']} in {era}"))
+    print(f"library: the slowest single run takes {slowest[0] * 1000:.2f} ms "
+          f"({slowest[1]}; every document must finish within 10 ms)")

@@ -289,3 +289,4 @@ def test_form_preview_is_a_partial(instructor_client: Client) -> None:
                                       _form_post(doc), HTTP_HX_REQUEST="true")
     html = response.content.decode()
     assert 'id="preview"' in html and "<html" not in html and "trace-steps" in html
+
