@@ -19,7 +19,6 @@ from engine.eras import Era, era_end
 from engine.errors import DocumentError, IllegalAction, Violation
 from engine.state import (
     MAIN_STEPS,
-    STEPS,
     GameState,
     Obj,
     evolve,
@@ -678,10 +677,3 @@ def perform_next_turn(era: type[Era], state: GameState, trace: Trace, action: Ac
     return evolve(state, objects=objects, activated=frozenset(), combat=None,
                    turn=evolve(state.turn, active=nxt, step="main1",
                                 number=state.turn.number + 1))
-
-
-def remove_from_combat_effect(state: GameState, oid: str, trace: Trace) -> GameState:
-    return remove_from_combat(state, oid, trace, "effect")
-
-
-__all__ = ["STEPS", "Action"]

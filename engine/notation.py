@@ -582,13 +582,7 @@ def _turn(raw: Any, players: Mapping[str, Player], err: _Errors) -> Turn:
     if not _is_int(number) or number < 1:
         err.add("setup.turn.number", "`number` must be a whole number from 1")
         number = 1
-    if step_past_combat(step):
-        pass
     return Turn(active, step, number)
-
-
-def step_past_combat(step: str) -> bool:
-    return STEPS.index(step) > STEPS.index("end-of-combat")
 
 
 OBJECT_FIELDS = ("id", "card", "name", "types", "subtypes", "supertypes", "power", "toughness",

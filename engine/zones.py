@@ -8,7 +8,7 @@ attacking, attacking nothing (506.4c). An object that changes zones becomes a ne
 
 from __future__ import annotations
 
-from engine.state import Combat, GameState, Obj, evolve
+from engine.state import Combat, GameState, evolve
 from engine.trace import Trace
 
 
@@ -76,7 +76,3 @@ def change_control(state: GameState, oid: str, player: str, trace: Trace) -> Gam
     trace.add("combat.summoning-sickness", "control.changed", object=oid, controller=player,
               previous=obj.controller)
     return state
-
-
-def new_object(obj: Obj) -> Obj:
-    return evolve(obj, generation=obj.generation + 1)

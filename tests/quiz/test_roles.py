@@ -53,3 +53,12 @@ def test_instructor_required_admits_instructors():
     request = RequestFactory().get("/en/author/")
     request.user = InstructorFactory()
     assert _protected(request).status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_instructors_group_has_the_scenario_permissions():
+    from django.contrib.auth.models import Group
+
+    codenames = set(Group.objects.get(name="Instructors").permissions.values_list(
+        "codename", flat=True))
+    assert {"author_scenario", "view_statistics", "change_scenario"} <= codenames

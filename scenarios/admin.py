@@ -1,0 +1,36 @@
+from django.contrib import admin
+
+from scenarios.models import Scenario, ScenarioVersion
+
+
+class VersionInline(admin.TabularInline):
+    model = ScenarioVersion
+    fields = ("number", "content_hash", "created_by", "created_at", "published_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(admin.ModelAdmin):
+    list_display = ("slug", "topic", "difficulty", "status", "current_version", "updated_at")
+    list_filter = ("topic", "status", "difficulty")
+    search_fields = ("slug",)
+    readonly_fields = ("current_version", "created_at", "updated_at")
+    inlines = [VersionInline]
+
+
+@admin.register(ScenarioVersion)
+class ScenarioVersionAdmin(admin.ModelAdmin):
+    """Versions are written by the validation service only; here they are read."""
+
+    list_display = ("scenario", "number", "published_at", "created_by", "created_at")
+    list_filter = ("published_at",)
+    search_fields = ("scenario__slug",)
+
+    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+        return False
