@@ -14,26 +14,13 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.cards import catalog
 from engine.eras import ERAS
-from engine.notation import ACTION_KINDS, QUESTION_KINDS
+from engine.notation import QUESTION_KINDS
 from engine.state import KEYWORDS, STEPS
 from scenarios.models import TOPIC_CHOICES
 
 ZONES = [("battlefield", _("battlefield")), ("hand", _("hand")),
          ("graveyard", _("graveyard")), ("exile", _("exile")), ("library", _("library")),
          ("command", _("command zone"))]
-ACTION_SHAPES = {
-    "attack": "{wurm: garruk}", "block": "{bears: wurm}", "order": "{wurm: [bears, wall]}",
-    "assign": "{wurm: {bears: 2, garruk: 4}}", "combat_damage": "{}  or  {step: first-strike}",
-    "cast": "{card: lightning-bolt, by: alice, targets: [bob], redirect_to: {bob: garruk}}",
-    "damage": "{source: goblin, to: bob, amount: 2}",
-    "activate": "{permanent: jace, ability: 1, targets: [bob]}",
-    "enter": "{id: jace}  or  {id: new, card: jace-beleren, controller: alice}",
-    "move": "{garruk: graveyard}", "control": "{garruk: alice}",
-    "counters": "{garruk: {loyalty: -1}}",
-    "become": "{gideon: {types: [creature], power: 6, toughness: 6}}",
-    "choose": "{keep: jace}", "step": "main2", "next_turn": "{}",
-    "roll_planar_die": "{by: alice, result: chaos}", "planeswalk": "{}",
-}
 
 
 def _flow(value: Any) -> str:
@@ -135,13 +122,6 @@ class ObjectForm(_Form):
     sick = forms.BooleanField(label=_("Summoning sick"), required=False)
 
 
-class ActionForm(_Form):
-    kind = forms.ChoiceField(label=_("Action"), choices=[(k, k) for k in ACTION_KINDS])
-    args = YamlValueField(label=_("Details"), max_length=2000)
-    ORDER = forms.IntegerField(label=_("Order"), required=False)
-    DELETE = forms.BooleanField(label=_("Remove"), required=False)
-
-
 class QuestionForm(_Form):
     id = forms.SlugField(label=_("Id"), max_length=64)
     kind = forms.ChoiceField(label=_("Kind"), choices=[(k, k) for k in QUESTION_KINDS])
@@ -170,7 +150,6 @@ class ParamForm(_Form):
 
 PlayerFormSet = forms.formset_factory(PlayerForm, extra=1, can_delete=True, max_num=4)
 ObjectFormSet = forms.formset_factory(ObjectForm, extra=2, can_delete=True, max_num=40)
-ActionFormSet = forms.formset_factory(ActionForm, extra=2, can_order=False, max_num=40)
 QuestionFormSet = forms.formset_factory(QuestionForm, extra=1, max_num=20)
 ParamFormSet = forms.formset_factory(ParamForm, extra=1, max_num=8)
 
@@ -299,7 +278,7 @@ def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, 
                 row[flag] = True
         setup.setdefault(o["zone"], []).append(row)
     doc["setup"] = setup
-    doc["actions"] = [{a["kind"]: {} if a["args"] is None else a["args"]} for a in actions]
+    doc["actions"] = list(actions)
     old_questions = {q.get("id"): q for q in base.get("questions") or [] if isinstance(q, dict)}
     doc["questions"] = []
     for q in questions:

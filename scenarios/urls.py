@@ -11,6 +11,7 @@ urlpatterns = [
     path("import/", views.import_files, name="import"),
     path("export/", views.export_all, name="export_all"),
     path("recheck/", views.recheck, name="recheck"),
+    path("action-fields/", views.action_fields, name="action_fields"),
     path("s/<slug:slug>/", views.scenario_edit, name="edit"),
     path("s/<slug:slug>/form/", views.form_edit, name="form"),
     path("s/<slug:slug>/form/preview/", views.form_preview, name="form_preview"),

@@ -334,7 +334,6 @@ def _form_sets(data: Any, document: dict[str, Any]) -> dict[str, Any]:
         "meta": f.MetadataForm(data, initial=initial["meta"], prefix="meta"),
         "players": f.PlayerFormSet(data, initial=initial["players"], prefix="players"),
         "objects": f.ObjectFormSet(data, initial=initial["objects"], prefix="objects"),
-        "actions": f.ActionFormSet(data, initial=initial["actions"], prefix="actions"),
         "questions": f.QuestionFormSet(data, initial=initial["questions"], prefix="questions"),
         "params": f.ParamFormSet(data, initial=initial["params"], prefix="params"),
     }
@@ -350,14 +349,23 @@ def _rows(formset: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _composed(sets: dict[str, Any], document: dict[str, Any]) -> dict[str, Any] | None:
+def _action_rows(data: Any, document: dict[str, Any]) -> list[Any]:
+    from scenarios import action_forms as af
+
+    if data is not None:
+        return af.rows_from_post(data)
+    rows = af.rows_from_document(document.get("actions") or [])
+    return rows + af.blank_rows(len(rows))
+
+
+def _composed(sets: dict[str, Any], rows: list[Any],
+              document: dict[str, Any]) -> dict[str, Any] | None:
+    from scenarios import action_forms as af
     from scenarios import forms as f
 
-    if not all(s.is_valid() for s in sets.values()):
+    actions = af.composed_actions(rows)
+    if actions is None or not all(s.is_valid() for s in sets.values()):
         return None
-    actions = sorted(_rows(sets["actions"]),
-                     key=lambda r: (r["ORDER"] if r.get("ORDER") is not None else r["_i"] + 1,
-                                    r["_i"]))
     return f.compose(document, sets["meta"].cleaned_data, _rows(sets["players"]),
                      _rows(sets["objects"]), actions, _rows(sets["questions"]),
                      _rows(sets["params"]))
@@ -372,9 +380,10 @@ def form_edit(request: HttpRequest, slug: str) -> HttpResponse:
     latest = scenario.latest_version()
     assert latest is not None
     sets = _form_sets(request.POST or None, latest.document)
+    rows = _action_rows(request.POST or None, latest.document)
     preview: dict[str, Any] = {}
     if request.method == "POST":
-        document = _composed(sets, latest.document)
+        document = _composed(sets, rows, latest.document)
         if document is None:
             messages.error(request, _("Some fields need fixing: see the messages next to "
                                       "them."))
@@ -395,8 +404,8 @@ def form_edit(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         preview = _preview_context(dump_document(latest.document), None, get_language())
     return render(request, "scenarios/form_editor.html", {
-        "scenario": scenario, "latest": latest, **sets, **preview,
-        "cards": f.card_choices(), "shapes": sorted(f.ACTION_SHAPES.items())})
+        "scenario": scenario, "latest": latest, **sets, **preview, "action_rows": rows,
+        "cards": f.card_choices()})
 
 
 @require_POST
@@ -406,13 +415,32 @@ def form_preview(request: HttpRequest, slug: str) -> HttpResponse:
     latest = scenario.latest_version()
     assert latest is not None
     sets = _form_sets(request.POST, latest.document)
-    document = _composed(sets, latest.document)
+    rows = _action_rows(request.POST, latest.document)
+    document = _composed(sets, rows, latest.document)
     if document is None:
         errors = [{"path": f"{name}", "message": str(err), "line": None}
                   for name, s in sets.items()
                   for err in (s.errors if isinstance(s.errors, list) else [s.errors]) if err]
+        errors += [{"path": row.prefix, "message": str(row.errors), "line": None}
+                   for row in rows if row.is_bound and not row.is_valid()]
         context: dict[str, Any] = {"errors": errors, "warnings": [], "ok": False}
     else:
         context = _preview_context(dump_document(document), request.POST.get("era"),
                                    get_language())
     return render(request, "scenarios/editor.html#preview", context)
+
+
+@require_safe
+@instructor_required
+def action_fields(request: HttpRequest) -> HttpResponse:
+    """The fields of one action row for a newly chosen kind (htmx)."""
+    from scenarios import action_forms as af
+
+    try:
+        index = max(0, min(59, int(request.GET.get("i", "0"))))
+    except ValueError:
+        index = 0
+    # htmx sends the select's own value under its name, actions-N-kind.
+    kind = request.GET.get(f"actions-{index}-kind") or request.GET.get("kind", "attack")
+    row = af.ActionRow(prefix=f"actions-{index}", kind=kind, initial={"kind": kind})
+    return render(request, "scenarios/_action_row.html#action-fields", {"row": row})

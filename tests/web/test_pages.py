@@ -45,7 +45,7 @@ WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 AUTHORING = {"scenarios:new", "scenarios:preview", "scenarios:import", "scenarios:export_all",
              "scenarios:recheck", "scenarios:edit", "scenarios:translate", "scenarios:publish",
              "scenarios:retire", "scenarios:versions", "scenarios:export", "scenarios:stats",
-             "scenarios:form", "scenarios:form_preview"}
+             "scenarios:form", "scenarios:form_preview", "scenarios:action_fields"}
 
 
 def _named_app_urls(patterns, namespace=""):
