@@ -313,8 +313,7 @@ def _power(obj: Obj) -> int:
     return max(0, obj.power or 0)
 
 
-def _lethal(era: type[Era], attacker: Obj, blocker: Obj, others: int, *,
-            for_trample: bool) -> int:
+def _lethal(era: type[Era], attacker: Obj, blocker: Obj, others: int) -> int:
     """Lethal damage for one blocker: its toughness less damage already marked and less
     damage other creatures assign to it in this step. From Magic 2011 any nonzero
     damage from a deathtouch source counts as lethal (702.2); under the first Magic 2010
@@ -322,7 +321,6 @@ def _lethal(era: type[Era], attacker: Obj, blocker: Obj, others: int, *,
     need = max(0, (blocker.toughness or 0) - blocker.damage - others)
     if need > 0 and attacker.has("deathtouch") and era.deathtouch == "m11":
         return 1
-    del for_trample
     return need
 
 
@@ -368,9 +366,8 @@ def options(era: type[Era], state: GameState, attacker: str,
                      if b in state.objects and state.obj(b).on_battlefield
                      and state.obj(b).is_creature)
     bobjs = [state.obj(b) for b in blockers]
-    lethal = tuple(_lethal(era, a, b, ctx.assigned.get(b.id, 0), for_trample=False)
-                   for b in bobjs)
-    trample_lethal = lethal
+    lethal = tuple(_lethal(era, a, b, ctx.assigned.get(b.id, 0)) for b in bobjs)
+    trample_lethal = lethal  # the same lethal damage, under every deathtouch rule
     ordered = era.blocker_division == "ordered" and not (
         era.deathtouch == "m10" and a.has("deathtouch"))
     beyond: tuple[str, ...] = recipients_of_target() if trample else ()
