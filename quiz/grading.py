@@ -19,12 +19,20 @@ class AnswerError(ValueError):
     """The submitted answer is not of the question's form (a message for the candidate)."""
 
 
-@lru_cache(maxsize=512)
-def scenario_for(version_id: int, content_hash: str, document_json: str) -> Scenario:
-    """Parsed scenarios, kept per version (a version never changes)."""
-    import json
+_SCENARIOS: dict[tuple[int, str], Scenario] = {}
+_MAX_SCENARIOS = 1024
 
-    return parse(json.loads(document_json))
+
+def scenario_for(version_id: int, content_hash: str, load: Any) -> Scenario:
+    """The parsed scenario of a version, kept per (version, content hash): a version
+    never changes, so ``load()`` (which reads the document) runs once per process."""
+    key = (version_id, content_hash)
+    scenario = _SCENARIOS.get(key)
+    if scenario is None:
+        if len(_SCENARIOS) >= _MAX_SCENARIOS:
+            _SCENARIOS.clear()
+        scenario = _SCENARIOS[key] = parse(load())
+    return scenario
 
 
 @dataclass(slots=True)

@@ -88,7 +88,10 @@ def session_current(request: HttpRequest, session_id: Any) -> HttpResponse:
 def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizItem:
     """The item with its session, version and attempt in one query; 404 unless the
     session belongs to this user (or this browser, for anonymous quizzes)."""
-    items = QuizItem.objects.select_related("session", "version__scenario", "attempt")
+    # The version's document is read only when this process has not parsed it yet.
+    items = (QuizItem.objects.select_related("session", "version__scenario", "attempt")
+             .defer("version__document", "version__answer_keys", "version__errors",
+                    "version__warnings", "version__disagreements"))
     if request.user.is_authenticated:
         items = items.filter(session__user=request.user)
     else:
