@@ -23,6 +23,12 @@ _SCENARIOS: dict[tuple[int, str], Scenario] = {}
 _MAX_SCENARIOS = 1024
 
 
+def clear_caches() -> None:
+    _SCENARIOS.clear()
+    expected_answer.cache_clear()
+    _eras_answer.cache_clear()
+
+
 def scenario_for(version_id: int, content_hash: str, load: Any) -> Scenario:
     """The parsed scenario of a version, kept per (version, content hash): a version
     never changes, so ``load()`` (which reads the document) runs once per process."""

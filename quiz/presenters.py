@@ -42,6 +42,11 @@ ANSWER_ERRORS = {
 }
 
 
+def clear_caches() -> None:
+    _board.cache_clear()
+    _steps_html.cache_clear()
+
+
 def refusal_message(code: str) -> str:
     return str(REFUSAL_MESSAGES.get(code, _("This answer can't be accepted.")))
 
@@ -86,12 +91,19 @@ def _names(variant: Any, language: str) -> dict[str, str]:
 
 
 def _counts(session: QuizSession) -> tuple[int, int]:
-    from django.db.models import Count, Q
+    """Questions answered and answered right so far (one plain query: it runs on every
+    answer)."""
+    from django.db import connection
 
-    row = session.items.aggregate(
-        done=Count("pk", filter=Q(attempt__isnull=False)),
-        right=Count("pk", filter=Q(attempt__correct=True)))
-    return row["done"], row["right"]
+    items, attempts = QuizItem._meta.db_table, QuizItem._meta.get_field(
+        "attempt").related_model._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT COUNT(a.id), COALESCE(SUM(CASE WHEN a.correct THEN 1 ELSE 0 END), 0) "
+            f"FROM {items} i JOIN {attempts} a ON a.item_id = i.id WHERE i.session_id = %s",
+            [session.pk.hex if connection.vendor == "sqlite" else session.pk])
+        done, right = cursor.fetchone()
+    return int(done), int(right)
 
 
 def answer_context(*, session: QuizSession, item: QuizItem, language: str,
@@ -134,7 +146,7 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
         "attempt": attempt,
         "your_answer": _display(question, attempt.answer, option_texts, names),
         "correct_answer": _expected_display(question, expected, option_texts, names),
-        "steps": _steps(scenario, item.question_id, item.era, seed, language),
+        "steps_html": _steps_html(scenario, item.question_id, item.era, seed, language),
         "explain": render_text(scenario.explain, language, variant) if scenario.explain
         else "",
     })
@@ -142,11 +154,16 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
 
 
 @lru_cache(maxsize=4096)
-def _steps(scenario: Any, question_id: str, era_key: str, seed: int,
-           language: str) -> list[Any]:
+def _steps_html(scenario: Any, question_id: str, era_key: str, seed: int,
+                language: str) -> str:
+    """The engine's steps as an HTML list (escaped by the template), rendered once per
+    variant, era and language: every feedback of that question shows the same."""
+    from django.template.loader import render_to_string
+
     expected = grading.expected_answer(scenario, question_id, era_key, seed)
-    return explain_trace(expected.outcome.trace.steps, expected.outcome.state, era_key,
-                         language)
+    steps = explain_trace(expected.outcome.trace.steps, expected.outcome.state, era_key,
+                          language)
+    return render_to_string("quiz/_trace_steps.html", {"steps": steps})
 
 
 def question_context(*, session: QuizSession, item: QuizItem, language: str,

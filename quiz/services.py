@@ -96,6 +96,34 @@ def quiz_start(*, user: Any, session_key: str, mode: str = QuizSession.Mode.PRAC
     return session
 
 
+_VERSIONS: dict[int, ScenarioVersion] = {}
+
+
+def version_meta(version_id: int) -> ScenarioVersion:
+    """A version with its scenario, without its (large) JSON fields, kept per process:
+    the versions quizzes serve are published, and a published version never changes.
+    Its document is read on first use by ``scenario_of``."""
+    version = _VERSIONS.get(version_id)
+    if version is None:
+        if len(_VERSIONS) > 4096:
+            _VERSIONS.clear()
+        version = _VERSIONS[version_id] = (
+            ScenarioVersion.objects.select_related("scenario")
+            .defer("document", "answer_keys", "errors", "warnings", "disagreements")
+            .get(pk=version_id))
+    return version
+
+
+def clear_caches() -> None:
+    """Forget cached versions and parsed scenarios (tests, whose rolled-back databases
+    hand out the same ids again)."""
+    from quiz import presenters
+
+    _VERSIONS.clear()
+    grading.clear_caches()
+    presenters.clear_caches()
+
+
 def scenario_of(version: ScenarioVersion) -> grading.Scenario:
     return grading.scenario_for(version.pk, version.content_hash, lambda: version.document)
 

@@ -15,6 +15,16 @@ def make_user(role: str):
 
 
 @pytest.fixture(autouse=True)
+def fresh_quiz_caches():
+    """Rolled-back test databases reuse ids; the per-process caches of published versions
+    assume ids are never reused (true of a real database)."""
+    from quiz.services import clear_caches
+
+    clear_caches()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def default_language():
     """Each test starts in the default language (requests leave theirs active)."""
     translation.activate(settings.LANGUAGE_CODE)

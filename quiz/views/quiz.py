@@ -24,7 +24,14 @@ from quiz.forms import PracticeForm
 from quiz.grading import AnswerError
 from quiz.models import QuizItem, QuizSession
 from quiz.selectors import due_cards, progress_by_topic, session_summary
-from quiz.services import QuizError, answer_submit, item_serve, quiz_finish, quiz_start
+from quiz.services import (
+    QuizError,
+    answer_submit,
+    item_serve,
+    quiz_finish,
+    quiz_start,
+    version_meta,
+)
 
 REFUSALS = {
     "empty": 409, "login-required": 403, "finished": 409, "expired": 409,
@@ -86,23 +93,22 @@ def session_current(request: HttpRequest, session_id: Any) -> HttpResponse:
 
 
 def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizItem:
-    """The item with its session, version and attempt in one query; 404 unless the
-    session belongs to this user (or this browser, for anonymous quizzes)."""
-    # The version's document is read only when this process has not parsed it yet.
-    items = (QuizItem.objects.select_related("session", "version__scenario", "attempt")
-             .defer("version__document", "version__answer_keys", "version__errors",
-                    "version__warnings", "version__disagreements"))
+    """The item with its session, version and attempt; 404 unless the session belongs to
+    this user (or this browser, for anonymous quizzes). Answers and question pages run
+    this on every request, so it is one plain query (see ``quiz.selectors.owned_item``)
+    rather than an ORM join compiled afresh each time."""
+    from quiz.selectors import owned_item
+
     if request.user.is_authenticated:
-        items = items.filter(session__user=request.user)
+        item = owned_item(session_id=session_id, position=position, user_id=request.user.pk)
     else:
         key = request.session.session_key
-        if not key:
-            raise Http404
-        items = items.filter(session__user__isnull=True, session__session_key=key)
-    try:
-        return items.get(session_id=session_id, position=position)
-    except QuizItem.DoesNotExist:
-        raise Http404 from None
+        item = owned_item(session_id=session_id, position=position, session_key=key) \
+            if key else None
+    if item is None:
+        raise Http404
+    item.version = version_meta(item.version_id)
+    return item
 
 
 @require_safe
