@@ -10,18 +10,23 @@ from quiz.roles import is_instructor
 
 
 def navigation(request: HttpRequest) -> dict[str, object]:
-    current_path = request.get_full_path()
-    language_links = [
-        {
-            "code": code,
-            # Each language is named in its own language: English, Italiano, Español.
-            "name": get_language_info(code)["name_local"],
-            "next": translate_url(current_path, code),
-        }
-        for code, _name in settings.LANGUAGES
-    ]
+    """Lazy values: partials (htmx swaps) that don't show the navigation bar don't pay
+    for translating the current URL into every language."""
+
+    def language_links() -> list[dict[str, str]]:
+        current_path = request.get_full_path()
+        return [
+            {
+                "code": code,
+                # Each language is named in its own language: English, Italiano, Español.
+                "name": get_language_info(code)["name_local"],
+                "next": translate_url(current_path, code),
+            }
+            for code, _name in settings.LANGUAGES
+        ]
+
     user = getattr(request, "user", None)
     return {
         "is_instructor": SimpleLazyObject(lambda: user is not None and is_instructor(user)),
-        "language_links": language_links,
+        "language_links": SimpleLazyObject(language_links),
     }
