@@ -206,6 +206,9 @@ QUIZ_EXAM_MINUTES = 40  # a mock exam of 25 questions, like a level 2 rules exam
 QUIZ_ANSWER_RATE = (12, 60)  # at most 12 submissions per question and client per 60 s
 QUIZ_USER_RATE = (120, 60)  # at most 120 submissions per client per 60 s
 
+# The throttle counts in this cache. LocMemCache is per process: behind N server workers a
+# flooding client is refused after at most N times the limits above. Point CACHES at a
+# shared cache (Redis, Memcached) to make the limits exact.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

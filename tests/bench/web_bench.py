@@ -1,6 +1,8 @@
 """Answer submission against a production-like server: gunicorn (4 sync workers),
 persistent connections, SQLite in WAL mode, wrk on 127.0.0.1. Measured side by side,
-in the same run, with the app's full question page; median of three 10-second runs."""
+in the same run, with the app's full question page; median of three 10-second runs.
+Every submission is a well-formed first answer to a question nobody has answered yet, so
+each one is graded and writes its attempt (the run prints how many were written)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -27,7 +30,23 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.middleware.csrf import _get_new_csrf_string
 from django.utils import timezone
 from quiz.models import QuizItem
-from quiz.services import quiz_start
+from quiz.grading import question_of
+from quiz.services import quiz_start, scenario_of
+from urllib.parse import urlencode
+
+
+def body(item):
+    """A well-formed answer for the item's question kind (right or wrong, it is graded)."""
+    q = question_of(scenario_of(item.version).variant(0), item.question_id)
+    fields = {"seed": "0"}
+    if q.kind == "number":
+        fields["answer"] = "2"
+    elif q.kind == "yesno":
+        fields["answer"] = "yes"
+    elif q.kind in ("choice", "multi"):
+        fields["answer"] = q.options[0].id
+    return urlencode(fields)   # `eras` and `assign` with nothing ticked are answers too
+
 sessions, per = int(sys.argv[1]), int(sys.argv[2])
 out = open(sys.argv[3], "w")
 now = timezone.now()
@@ -37,42 +56,50 @@ for n in range(sessions):
     s = quiz_start(user=None, session_key=store.session_key, length=per,
                    era_mode="mixed")
     QuizItem.objects.filter(session=s).update(seed=0, params={}, served_at=now)
-    for pos in range(1, s.length + 1):
-        cookie = f"sessionid={store.session_key}; csrftoken={token}"
-        out.write(f"/en/quiz/{s.pk}/q/{pos}/|{cookie}|{token}\n")
+    cookie = f"sessionid={store.session_key}; csrftoken={token}"
+    for item in s.items.select_related("version").order_by("position"):
+        out.write(f"/en/quiz/{s.pk}/q/{item.position}/|{cookie}|{token}|{body(item)}\n")
 out.close()
 '''
 
 LUA = r'''
+-- Each wrk thread walks its own slice of the request lines, so an answer run posts to
+-- questions nobody has answered yet: every submission writes its attempt.
 local lines = {}
 for line in io.lines("%(data)s") do
-  local path, cookie, token = line:match("([^|]+)|([^|]+)|([^|]+)")
-  lines[#lines + 1] = {path, cookie, token}
+  local path, cookie, token, form = line:match("([^|]+)|([^|]+)|([^|]+)|([^|]+)")
+  lines[#lines + 1] = {path, cookie, token, form}
 end
-local counter = 0
 local threads = 0
 function setup(thread)
-  thread:set("offset", threads)
+  thread:set("slot", threads)
   threads = threads + 1
 end
 function init(args)
-  counter = offset * 100000
   mode = args[1]
+  first = tonumber(args[2])
+  span = tonumber(args[3])
+  counter = 0
 end
 function request()
+  local l = lines[first + slot * span + (counter %% span) + 1]
   counter = counter + 1
-  local l = lines[(counter %% #lines) + 1]
   local headers = {["Cookie"] = l[2], ["X-Forwarded-Proto"] = "https",
                    ["Origin"] = "https://127.0.0.1:%(port)d"}
   if mode == "answer" then
     headers["X-CSRFToken"] = l[3]
     headers["Content-Type"] = "application/x-www-form-urlencoded"
     headers["HX-Request"] = "true"
-    return wrk.format("POST", l[1] .. "answer/", headers, "answer=20&seed=0")
+    return wrk.format("POST", l[1] .. "answer/", headers, l[4])
   end
   return wrk.format("GET", l[1], headers)
 end
 '''
+
+
+CONNECTIONS = (16, 64)
+PAGE_SPAN = 4000   # question pages per wrk thread (read-only, may repeat)
+SPAN = 6000        # fresh questions per wrk thread and answer run (~1,200 req/s max)
 
 
 def free_port() -> int:
@@ -95,8 +122,9 @@ def ensure_wrk() -> str:
     return wrk
 
 
-def parse(output: str) -> tuple[float, float, float, int]:
+def parse(output: str) -> tuple[float, float, float, int, int]:
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    total = int(re.search(r"(\d+) requests in", output).group(1))  # type: ignore[union-attr]
 
     def ms(label: str) -> float:
         m = re.search(rf"{label}%\s+([\d.]+)(us|ms|s)", output)
@@ -111,7 +139,7 @@ def parse(output: str) -> tuple[float, float, float, int]:
     m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
     if m:
         errors += sum(int(x) for x in m.groups())
-    return rate, ms("50"), ms("99"), errors
+    return rate, ms("50"), ms("99"), errors, total
 
 
 def main(seconds: int = 10, runs: int = 3) -> None:
@@ -126,8 +154,13 @@ def main(seconds: int = 10, runs: int = 3) -> None:
     run = {"cwd": ROOT, "env": env, "check": True, "stdout": subprocess.DEVNULL}
     subprocess.run([PY, "manage.py", "migrate", "--no-input"], **run)  # type: ignore[arg-type]
     subprocess.run([PY, "manage.py", "load_scenarios"], **run)  # type: ignore[arg-type]
+    # Lines 0..PAGE_SPAN*2 are pages, read again and again; every answer run then gets
+    # its own unanswered slice of SPAN lines per wrk thread.
+    answer_runs = len(CONNECTIONS) * runs
+    lines = 2 * PAGE_SPAN + answer_runs * 2 * SPAN
     data = tmp / "requests.txt"
-    subprocess.run([PY, "-c", PREPARE, "700", "40", str(data)], **run)  # type: ignore[arg-type]
+    subprocess.run([PY, "-c", PREPARE, str(lines // 40 + 1), "40", str(data)],  # type: ignore[arg-type]
+                   **run)
     script = tmp / "bench.lua"
     script.write_text(LUA % {"data": data, "port": port})
     server = subprocess.Popen(
@@ -136,16 +169,24 @@ def main(seconds: int = 10, runs: int = 3) -> None:
         start_new_session=True)
     try:
         time.sleep(3)
-        results: dict[tuple[str, int], list[tuple[float, float, float, int]]] = {}
-        for connections in (16, 64):
+        results: dict[tuple[str, int], list[tuple[float, float, float, int, int]]] = {}
+        fresh = 2 * PAGE_SPAN
+        submitted = 0
+        for connections in CONNECTIONS:
             for mode in ("page", "answer"):
                 for _ in range(runs):
+                    first, span = (0, PAGE_SPAN) if mode == "page" else (fresh, SPAN)
                     out = subprocess.run(
                         [wrk, "-t", "2", "-c", str(connections), "-d", f"{seconds}s",
                          "--latency", "-s", str(script), f"http://127.0.0.1:{port}",
-                         "--", mode], capture_output=True, text=True, check=True).stdout
-                    results.setdefault((mode, connections), []).append(parse(out))
-        for connections in (16, 64):
+                         "--", mode, str(first), str(span)],
+                        capture_output=True, text=True, check=True).stdout
+                    result = parse(out)
+                    results.setdefault((mode, connections), []).append(result)
+                    if mode == "answer":
+                        fresh += 2 * span
+                        submitted += result[4]
+        for connections in CONNECTIONS:
             rows = {}
             for mode in ("page", "answer"):
                 rs = results[(mode, connections)]
@@ -158,6 +199,12 @@ def main(seconds: int = 10, runs: int = 3) -> None:
                       f"p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, {errors} errors")
             print(f"web: answer submission costs {rows['page'] / rows['answer']:.2f}x a full "
                   f"question page at {connections} clients (target <= 1.0)")
+        with sqlite3.connect(tmp / "bench.sqlite3") as db:
+            (written,) = db.execute("SELECT count(*) FROM quiz_attempt").fetchone()
+        # Every submission answers a question not answered before, with a well-formed
+        # answer: each one is graded and writes its attempt.
+        print(f"web: {written:,} attempts written for the {submitted:,} submissions wrk "
+              f"counted (it leaves out those still in flight when a run ends)")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
