@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from engine import rulebook
 from engine.check import check_document
 from engine.eras import ERA_KEYS, ERAS, find_era
@@ -17,13 +19,9 @@ from engine.history import changes, first_divergence, moved_rules
 from engine.notation import render_text
 from engine.runner import run_variant
 from quiz.explain import explain_trace
+from quiz.presenters import answer_display, era_label, object_names
 from quiz.services import scenario_of
 from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion
-
-
-def era_label(key: str) -> str:
-    era = find_era(key)
-    return f"{era.name} ({era.effective:%Y-%m-%d})"
 
 
 def differs(version: ScenarioVersion, era: str) -> bool:
@@ -56,36 +54,19 @@ class Comparison:
     eras: list[tuple[str, str]] = field(default_factory=list)
 
 
-def answer_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "✓" if value else "✗"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "—"
-    if value is None:
-        return "—"
-    return str(value)
-
-
 def comparison(version: ScenarioVersion, language: str) -> Comparison:
     scenario = scenario_of(version)
     variant = scenario.variant(0)
     eras = [e for e in ERA_KEYS if e in version.answer_keys]
     result = Comparison(eras=[(e, era_label(e)) for e in eras])
+    names = object_names(variant, language)
     for q in variant.questions:
         cells = []
         previous = None
         texts = {o.id: render_text(o.text, language, variant) for o in q.options}
         for i, e in enumerate(eras):
             value = version.answer_keys[e].get(q.id)
-            if q.kind == "choice":
-                shown = texts.get(value, answer_text(value))
-            elif q.kind == "multi":
-                shown = ", ".join(texts.get(v, v) for v in value or []) or "—"
-            elif q.kind == "eras":
-                shown = ", ".join(find_era(v).name for v in value or []) or "—"
-            else:
-                shown = answer_text(value)
-            cells.append({"era": e, "text": shown,
+            cells.append({"era": e, "text": answer_display(q, value, texts, names),
                           "changed": i > 0 and value != previous})
             previous = value
         result.rows.append({"id": q.id, "ask": render_text(q.ask, language, variant),
@@ -129,10 +110,13 @@ def knobs(version: ScenarioVersion, language: str) -> list[Knob]:
             continue
         name = o.display_name(language)
         if o.is_creature:
-            out.append(Knob(f"bf-{i}-power", f"{name}: P", "int", o.power))
-            out.append(Knob(f"bf-{i}-toughness", f"{name}: T", "int", o.toughness))
+            out.append(Knob(f"bf-{i}-power", _("%(name)s: power") % {"name": name}, "int",
+                            o.power))
+            out.append(Knob(f"bf-{i}-toughness", _("%(name)s: toughness") % {"name": name},
+                            "int", o.toughness))
         if o.is_planeswalker:
-            out.append(Knob(f"bf-{i}-loyalty", f"{name}: ⟐", "int", o.counter("loyalty")))
+            out.append(Knob(f"bf-{i}-loyalty", _("%(name)s: loyalty") % {"name": name}, "int",
+                            o.counter("loyalty")))
     for i, action in enumerate(doc.get("actions", [])):
         if "block" in action and isinstance(action["block"], dict):
             attackers = sorted({a for a in action["block"].values()})
@@ -147,7 +131,8 @@ def knobs(version: ScenarioVersion, language: str) -> list[Knob]:
         for kind in ("cast", "activate"):
             if kind in action and isinstance(action[kind], dict) and \
                     action[kind].get("redirect_to"):
-                out.append(Knob(f"redirect-{i}", f"#{i + 1} redirect", "bool", True))
+                out.append(Knob(f"redirect-{i}", _("Redirect the damage to the planeswalker"),
+                                "bool", True))
     return out
 
 
@@ -198,11 +183,13 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
     if result.errors:
         return {"errors": [e.message for e in result.errors]}
     if era not in result.eras:
-        return {"errors": [era_label(era)]}
+        return {"errors": [_("Not every card and mechanic of this scenario exists under the "
+                             "%(era)s rules.") % {"era": era_label(era)}]}
     scenario = parse(doc)
     variant = scenario.variant(0)
     outcome = run_variant(find_era(era), variant)
     state = outcome.state
+    names = object_names(variant, language)
     return {
         "errors": [],
         "life": [(p.capitalize(), state.life(p)) for p in state.players],
@@ -210,7 +197,9 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
                      else None, o.damage) for o in state.objects.values()
                     if o.zone != "command"],
         "answers": [(render_text(q.ask, language, variant),
-                     answer_text(result.answers.get(era, {}).get(q.id)))
+                     answer_display(q, result.answers.get(era, {}).get(q.id),
+                                    {o.id: render_text(o.text, language, variant)
+                                     for o in q.options}, names))
                     for q in variant.questions],
         "steps": explain_trace(outcome.trace.steps, state, era, language),
     }

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from engine.eras import find_era
 from engine.notation import render_text
-from engine.runner import play_declarations
+from engine.runner import play_declarations, scenario_eras
 from quiz import grading
 from quiz.board import render_board
 from quiz.explain import explain_trace
@@ -60,9 +60,13 @@ def era_label(key: str) -> str:
     return f"{era.name} ({era.effective:%Y-%m-%d})"
 
 
-def _display(question: grading.Question, value: Any, texts: dict[str, str],
-             names: dict[str, str]) -> str:
+def answer_display(question: grading.Question, value: Any, texts: dict[str, str],
+                   names: dict[str, str]) -> str:
+    """An answer (the candidate's or the engine's) in words: option texts, era labels,
+    localized names of damage recipients."""
     kind = question.kind
+    if value is None:
+        return "—"
     if kind == "yesno":
         return _("Yes") if value else _("No")
     if kind == "choice":
@@ -83,7 +87,8 @@ def _board(scenario: Any, seed: int, era_key: str, language: str) -> Any:
                         language=language)
 
 
-def _names(variant: Any, language: str) -> dict[str, str]:
+def object_names(variant: Any, language: str) -> dict[str, str]:
+    """Object and player ids of a variant -> their names in ``language``."""
     names = {oid: o.display_name(language) for oid, o in variant.state.objects.items()}
     names.update({o.id: o.display_name(language) for o in variant.new_objects.values()})
     names.update({p: p.capitalize() for p in variant.state.players})
@@ -129,22 +134,22 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
     option_texts = {o.id: render_text(o.text, language, variant) for o in question.options}
     context["options"] = [(o.id, option_texts[o.id]) for o in question.options]
     if question.kind == "eras":
-        eras = scenario_eras_cached(scenario, seed)
-        context["era_choices"] = [(e, era_label(e)) for e in eras]
+        context["era_choices"] = [(e, era_label(e))
+                                  for e in scenario_eras(scenario, variant)]
     if not answered:
         if question.kind == "assign":
-            names = _names(variant, language)
+            names = object_names(variant, language)
             expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
             context["assign_fields"] = [(r, names.get(r, r))
                                         for r in grading.assign_recipients(expected)]
             context["attacker_name"] = names.get(question.attacker or "", "")
         return context
-    names = _names(variant, language)
+    names = object_names(variant, language)
     attempt = item.attempt
     expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
     context.update({
         "attempt": attempt,
-        "your_answer": _display(question, attempt.answer, option_texts, names),
+        "your_answer": answer_display(question, attempt.answer, option_texts, names),
         "correct_answer": _expected_display(question, expected, option_texts, names),
         "steps_html": _steps_html(scenario, item.question_id, item.era, seed, language),
         "explain": render_text(scenario.explain, language, variant) if scenario.explain
@@ -184,21 +189,13 @@ def question_context(*, session: QuizSession, item: QuizItem, language: str,
     return context
 
 
-def scenario_eras_cached(scenario: Any, seed: int) -> tuple[str, ...]:
-    from engine.runner import scenario_eras
-
-    return scenario_eras(scenario, scenario.variant(seed))
-
-
 def _expected_display(question: grading.Question, expected: grading.Expected,
                       texts: dict[str, str], names: dict[str, str]) -> str:
-    if question.kind == "assign":
-        goal = names.get(question.goal or "", question.goal or "")
-        if question.goal:
-            return _("a legal assignment giving %(goal)s the most damage possible: "
-                     "%(amount)s") % {"goal": goal, "amount": expected.value}
-        return _display(question, expected.value, texts, names)
-    return _display(question, expected.value, texts, names)
+    if question.kind == "assign" and question.goal:
+        return _("a legal assignment giving %(goal)s the most damage possible: "
+                 "%(amount)s") % {"goal": names.get(question.goal, question.goal),
+                                  "amount": expected.value}
+    return answer_display(question, expected.value, texts, names)
 
 
 def results_context(*, session: QuizSession, summary: dict[str, Any],

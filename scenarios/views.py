@@ -25,6 +25,7 @@ from engine.notation import parse
 from engine.runner import play_declarations, run_variant
 from quiz.board import render_board
 from quiz.explain import explain_trace
+from quiz.presenters import era_label
 from quiz.roles import instructor_required
 from scenarios import editing
 from scenarios.library import dump_document
@@ -91,7 +92,7 @@ def _preview_context(source: str, era: str | None, language: str) -> dict[str, A
     disagreements = {(d["era"], d["question"]) for d in result.disagreements}
     context.update({
         "era": era,
-        "era_label": f"{find_era(era).name} ({find_era(era).effective:%Y-%m-%d})",
+        "era_label": era_label(era),
         "board": render_board(play_declarations(find_era(era), variant), era_key=era,
                               language=language),
         "steps": explain_trace(outcome.trace.steps, outcome.state, era, language),

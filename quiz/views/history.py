@@ -65,8 +65,8 @@ def what_if(request: HttpRequest, slug: str) -> HttpResponse:
             if k.kind == "bool":
                 values[k.name] = k.name in request.GET
     context = {
-        "scenario": scenario, "title": scenario.title(language), "knobs": knobs,
-        "values": values, "era": era,
+        "scenario": scenario, "title": scenario.title(language),
+        "knobs": [(k, values[k.name]) for k in knobs], "era": era,
         "era_choices": [(e, history.era_label(e)) for e in eras],
         "result": history.what_if(version, era, request.GET, language),
     }
