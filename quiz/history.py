@@ -176,8 +176,6 @@ def apply_knobs(version: ScenarioVersion, data: Any) -> dict[str, Any]:
 
 def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dict[str, Any]:
     """Run the changed scenario under ``era``: outcome and trace, or the errors."""
-    from engine.notation import parse
-
     doc = apply_knobs(version, data)
     result = check_document(doc)
     if result.errors:
@@ -185,8 +183,8 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
     if era not in result.eras:
         return {"errors": [_("Not every card and mechanic of this scenario exists under the "
                              "%(era)s rules.") % {"era": era_label(era)}]}
-    scenario = parse(doc)
-    variant = scenario.variant(0)
+    assert result.scenario is not None  # checked without errors: parsed
+    variant = result.scenario.variant(0)
     outcome = run_variant(find_era(era), variant)
     state = outcome.state
     names = object_names(variant, language)

@@ -134,10 +134,9 @@ def item_serve(*, item: QuizItem, now: datetime | None = None) -> QuizItem:
         return item
     scenario = scenario_of(item.version)
     seed = secrets.randbelow(2**31 - 1) + 1 if scenario.params else 0
-    updated = QuizItem.objects.filter(pk=item.pk, seed__isnull=True).update(
+    QuizItem.objects.filter(pk=item.pk, seed__isnull=True).update(
         seed=seed, params=scenario.values_for(seed), served_at=now or timezone.now())
-    item.refresh_from_db()
-    del updated
+    item.refresh_from_db()  # this draw, or the one a concurrent request stored first
     return item
 
 
@@ -169,7 +168,7 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     assert item.seed is not None
     scenario = scenario_of(item.version)
     expected = grading.expected_answer(scenario, item.question_id, item.era, item.seed)
-    existing = getattr(item, "attempt", None) if hasattr(item, "attempt") else None
+    existing = getattr(item, "attempt", None)  # the reverse one-to-one raises if absent
     if existing is not None:
         return Submission(existing, expected, True)
     answer = grading.parse_answer(expected.question, data, expected.eras)

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from engine.check import check_document
 from engine.eras import find_era
-from engine.notation import parse
 from engine.runner import play_declarations, run_variant
 from quiz.board import render_board
 from quiz.explain import explain_trace
@@ -86,8 +85,8 @@ def _preview_context(source: str, era: str | None, language: str) -> dict[str, A
     if result.errors or not result.eras:
         return context
     era = era if era in result.eras else result.eras[-1]
-    scenario = parse(document)
-    variant = scenario.variant(0)
+    assert result.scenario is not None  # checked without errors: parsed
+    variant = result.scenario.variant(0)
     outcome = run_variant(find_era(era), variant)
     disagreements = {(d["era"], d["question"]) for d in result.disagreements}
     context.update({
