@@ -167,12 +167,3 @@ def find_card(slug: str) -> Card:
         return catalog()[slug]
     except (KeyError, TypeError):
         raise UnknownCard(f"unknown card {slug!r}") from None
-
-
-def search_cards(text: str, language: str = "en") -> list[Card]:
-    """Cards whose name in ``language`` or English contains ``text`` (case-insensitive)."""
-    needle = text.casefold()
-    return [
-        c for c in catalog().values()
-        if needle in c.name.get(language, "").casefold() or needle in c.name["en"].casefold()
-    ]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from engine.damage import Source, deal_damage, deal_damage_all
 from engine.eras import Era
 from engine.errors import Violation
-from engine.state import STEPS, Combat, GameState, Obj, PendingDamage, evolve, step_index
+from engine.state import Combat, GameState, Obj, PendingDamage, evolve
 from engine.trace import Trace
 
 MAX_ENUMERATED = 5000
@@ -777,7 +777,3 @@ def resolve_pending(era: type[Era], state: GameState, trace: Trace) -> GameState
                 continue
         state = deal_damage(era, state, trace, src, p.recipient, p.amount, combat=True)
     return evolve(state, combat=evolve(combat, pending=()))
-
-
-def steps_after(step: str) -> tuple[str, ...]:
-    return STEPS[step_index(step) + 1:]

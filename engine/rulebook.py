@@ -94,14 +94,3 @@ def summary(key: str, era: str, language: str = "en") -> str:
 def history(key: str) -> list[RuleVersion]:
     """Every version of a rule, oldest first (for the rule-history pages)."""
     return list(catalogue().get(key, []))
-
-
-def find_by_number(num: str, era: str) -> str | None:
-    """The key of the rule numbered ``num`` in ``era``, if the catalogue has one."""
-    for key in catalogue():
-        try:
-            if version(key, era)["number"] == num:
-                return key
-        except UnknownRule:
-            continue
-    return None

@@ -209,7 +209,7 @@ def scenario_eras(scenario: Scenario, variant: Variant | None = None) -> tuple[s
         for o in objs:
             if o.card is not None and end is not None and find_card(o.card).released >= end:
                 ok = False
-            if "trample-over-planeswalkers" in o.keywords and not era.trample_over_planeswalkers:
+            if not all(era.keyword_exists(k) for k in o.keywords):
                 ok = False
             if o.is_battle and not era.battles:
                 ok = False

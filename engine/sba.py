@@ -29,6 +29,8 @@ class ChoiceNeeded:
 
 
 def is_legendary(era: type[Era], obj: Obj) -> bool:
+    """Legendary by its supertype, or a planeswalker in the eras where every planeswalker
+    is legendary."""
     return "legendary" in obj.supertypes or (era.planeswalkers_legendary and obj.is_planeswalker)
 
 
@@ -59,7 +61,6 @@ def check(era: type[Era], state: GameState, trace: Trace,
         state = _players(era, state, trace)
         walkers: list[Obj] = []
         legends: list[Obj] = []
-        pw_legendary = era.planeswalkers_legendary
         for obj in state.objects.values():
             if obj.zone != "battlefield":
                 continue
@@ -76,7 +77,7 @@ def check(era: type[Era], state: GameState, trace: Trace,
                 walkers.append(obj)
                 if obj.counters.get("loyalty", 0) <= 0:
                     to_graveyard[obj.id] = ("sba.zero-loyalty", "sba.zero-loyalty")
-            if "legendary" in obj.supertypes or (pw_legendary and "planeswalker" in types):
+            if is_legendary(era, obj):
                 legends.append(obj)
             if era.battles and "battle" in types and obj.counters.get("defense", 0) <= 0:
                 to_graveyard[obj.id] = ("sba.battle-zero-defense", "sba.battle-zero-defense")

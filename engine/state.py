@@ -30,10 +30,7 @@ STEPS: tuple[str, ...] = (
     "declare-blockers", "combat-damage", "end-of-combat", "main2", "end", "cleanup",
 )
 MAIN_STEPS = frozenset({"main1", "main2"})
-COMBAT_STEPS = frozenset({"beginning-of-combat", "declare-attackers", "declare-blockers",
-                          "combat-damage", "end-of-combat"})
 ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "command")
-NONTRADITIONAL_TYPES = frozenset({"plane", "phenomenon"})
 KEYWORDS = frozenset({
     "trample", "trample-over-planeswalkers", "deathtouch", "first-strike", "double-strike",
     "lifelink", "vigilance", "haste", "flying", "reach", "menace", "indestructible",
@@ -41,7 +38,6 @@ KEYWORDS = frozenset({
 })
 PERMANENT_TYPES = frozenset({"creature", "planeswalker", "artifact", "enchantment", "land",
                              "battle"})
-CARD_TYPES = PERMANENT_TYPES | {"instant", "sorcery", "plane", "phenomenon"}
 
 
 @dataclass(frozen=True)

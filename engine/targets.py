@@ -13,9 +13,6 @@ from engine.eras import Era
 from engine.errors import Violation
 from engine.state import GameState
 
-WORDS = frozenset({"creature", "player", "planeswalker", "battle", "permanent", "opponent",
-                   "tapped-creature", "land"})
-
 
 def describe(spec: Collection[str]) -> str:
     return " or ".join(sorted(spec))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -140,13 +139,6 @@ def item_serve(*, item: QuizItem, now: datetime | None = None) -> QuizItem:
     return item
 
 
-@dataclass(frozen=True, slots=True)
-class Submission:
-    attempt: Attempt
-    expected: grading.Expected
-    duplicate: bool
-
-
 def _check_open(item: QuizItem, now: datetime) -> None:
     session = item.session
     if session.finished_at is not None and not hasattr(item, "attempt"):
@@ -158,9 +150,9 @@ def _check_open(item: QuizItem, now: datetime) -> None:
 
 
 def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
-                  posted_seed: str | None = None, now: datetime | None = None) -> Submission:
+                  posted_seed: str | None = None, now: datetime | None = None) -> Attempt:
     """Grade an answer and record the attempt: one attempt per served question, whatever
-    is posted twice; the answer key comes from the engine."""
+    is posted twice (the first one is returned); the answer key comes from the engine."""
     now = now or timezone.now()
     _check_open(item, now)
     if posted_seed is not None and posted_seed != str(item.seed):
@@ -170,7 +162,7 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     expected = grading.expected_answer(scenario, item.question_id, item.era, item.seed)
     existing = getattr(item, "attempt", None)  # the reverse one-to-one raises if absent
     if existing is not None:
-        return Submission(existing, expected, True)
+        return existing
     answer = grading.parse_answer(expected.question, data, expected.eras)
     correct = grading.is_correct(expected, answer, item.era)
     owner = user if getattr(user, "is_authenticated", False) else None
@@ -188,9 +180,9 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
             if item.position == item.session.length:
                 _finish_if_done(item.session, now)
     except IntegrityError:
-        return Submission(Attempt.objects.get(item=item), expected, True)
+        return Attempt.objects.get(item=item)
     item.attempt = attempt
-    return Submission(attempt, expected, False)
+    return attempt
 
 
 def _finish_if_done(session: QuizSession, now: datetime) -> None:

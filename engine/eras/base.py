@@ -75,10 +75,6 @@ class Era:
         return True
 
     @classmethod
-    def is_after(cls, other: type[Era]) -> bool:
-        return issubclass(cls, other) and cls is not other
-
-    @classmethod
     def describe(cls) -> dict[str, str]:
         return {
             "id": cls.key,
