@@ -10,7 +10,6 @@ from typing import Any
 
 import yaml
 
-from engine.errors import EngineError
 from engine.notation import LANGUAGES
 from scenarios.library import dump_document
 
@@ -73,7 +72,7 @@ def path_lines(text: str) -> dict[str, int]:
     """Line number (1-based) of each path (``actions[2].block.bears``) in the YAML text."""
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except (yaml.YAMLError, RecursionError, EngineError):
+    except (yaml.YAMLError, RecursionError):
         return {}
     out: dict[str, int] = {}
 
