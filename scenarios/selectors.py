@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from engine.check import translation_warnings
 from engine.notation import LANGUAGES
 from scenarios.models import Scenario
 
@@ -37,25 +38,8 @@ def scenario_list(*, topic: str = "", status: str = "", query: str = "",
 
 def languages_complete(document: dict[str, Any]) -> dict[str, bool]:
     """Whether every text of the document exists in each language."""
-    complete = dict.fromkeys(LANGUAGES, True)
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            if "en" in node and all(k in LANGUAGES for k in node) and isinstance(
-                    node.get("en"), str):
-                for lang in LANGUAGES:
-                    if not node.get(lang):
-                        complete[lang] = False
-                return
-            for k, v in node.items():
-                if k not in ("setup", "params"):
-                    visit(v)
-        elif isinstance(node, list):
-            for v in node:
-                visit(v)
-
-    visit(document)
-    return complete
+    missing = {w.path.rsplit(".", 1)[-1] for w in translation_warnings(document)}
+    return {lang: lang not in missing for lang in LANGUAGES}
 
 
 @dataclass(slots=True)

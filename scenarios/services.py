@@ -16,9 +16,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from engine.check import CheckResult, check_document
+from engine.check import CheckResult, check_document, translation_warnings
 from engine.errors import ErrorItem
-from engine.notation import LANGUAGES
 from scenarios.models import Scenario, ScenarioVersion
 
 
@@ -74,9 +73,7 @@ def scenario_validate(*, document: Any) -> Report:
     report = Report(check)
     if check.errors:
         return report
-    for warning in check.warnings:
-        if warning.message.startswith("missing") and warning.path.rsplit(".", 1)[-1] in LANGUAGES:
-            report.publish_errors.append(warning)
+    report.publish_errors.extend(translation_warnings(document))  # also among the warnings
     return report
 
 
