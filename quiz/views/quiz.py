@@ -137,8 +137,7 @@ def _throttled(request: HttpRequest, item: QuizItem) -> bool:
     limits = ((f"answer:{who}:{item.pk}", settings.QUIZ_ANSWER_RATE),
               (f"answer:{who}", settings.QUIZ_USER_RATE))
     for key, (limit, window) in limits:
-        if cache.add(key, 0, window):
-            pass
+        cache.add(key, 0, window)  # a new window starts at 0; an open one is kept
         try:
             count = cache.incr(key)
         except ValueError:
