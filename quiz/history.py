@@ -21,7 +21,10 @@ from engine.runner import run_variant
 from quiz.explain import explain_trace
 from quiz.presenters import answer_display, era_label, object_names
 from quiz.services import scenario_of
+from scenarios.forms import ZONES
 from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion
+
+ZONE_NAMES = dict(ZONES)  # zone key -> its name in the reader's language
 
 
 def differs(version: ScenarioVersion, era: str) -> bool:
@@ -191,7 +194,8 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
     return {
         "errors": [],
         "life": [(p.capitalize(), state.life(p)) for p in state.players],
-        "objects": [(o.display_name(language), o.zone, o.current_loyalty if o.is_planeswalker
+        "objects": [(o.display_name(language), ZONE_NAMES.get(o.zone, o.zone),
+                     o.current_loyalty if o.is_planeswalker
                      else None, o.damage) for o in state.objects.values()
                     if o.zone != "command"],
         "answers": [(render_text(q.ask, language, variant),

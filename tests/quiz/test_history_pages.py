@@ -27,6 +27,7 @@ def test_what_if_controls_are_labelled_in_the_readers_language(client: Client) -
     assert "Wurm: forza" in html and "Wurm: costituzione" in html
     assert ": fedeltà" in html
     assert ": P<" not in html and ": T<" not in html
+    assert "<td>campo di battaglia</td>" in html and "<td>battlefield</td>" not in html
 
 
 def test_comparison_cells_show_answers_in_words() -> None:
