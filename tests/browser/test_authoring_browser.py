@@ -4,6 +4,7 @@ translates it side by side and publishes it."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from scenarios.models import Scenario
 from tests.factories import PASSWORD, InstructorFactory
@@ -19,6 +20,7 @@ def test_instructor_builds_translates_and_publishes(page, live_server, artifacts
     page.fill("input[name=username]", instructor.username)
     page.fill("input[name=password]", PASSWORD)
     page.locator("main form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/login/" not in url)  # signed in before moving on
     page.goto(f"{live_server.url}/en/author/new/")
     source = page.locator("#source")
     text = source.input_value().replace("id: new-scenario", "id: browser-built")
@@ -32,15 +34,19 @@ def test_instructor_builds_translates_and_publishes(page, live_server, artifacts
     page.wait_for_url("**/author/s/browser-built/")
     assert Scenario.objects.get(slug="browser-built").status == "draft"
     page.get_by_role("link", name="Translations").click()
-    for field in page.locator("textarea.is-invalid").all():
+    # .all() does not wait: be on the translations page before listing its fields.
+    page.wait_for_url("**/author/s/browser-built/translate/")
+    missing = page.locator("textarea.is-invalid").all()
+    assert missing, "the new scenario has Italian and Spanish texts to fill"
+    for field in missing:
         name = field.get_attribute("name") or ""
         field.fill(("Testo " if name.endswith(":it") else "Texto ") + name.split(":")[1])
     page.screenshot(path=str(artifacts / "author-translate.png"), full_page=True)
     page.locator("main form button[type=submit]").click()
-    page.wait_for_selector(".alert-success")
+    expect(page.locator(".alert-success")).to_contain_text("Saved as draft version 2")
     page.goto(f"{live_server.url}/en/author/s/browser-built/")
     page.locator("button[name=action][value=publish]").click()
-    page.wait_for_selector(".alert-success")
+    expect(page.locator(".alert-success")).to_contain_text("Version 2 is published")
     scenario = Scenario.objects.get(slug="browser-built")
     assert scenario.status == "published"
     assert scenario.current_version.document["title"]["it"].startswith("Testo")

@@ -48,6 +48,8 @@ def play(page, base: str, language: str, length: int, artifacts) -> None:
         if n == 0:
             page.screenshot(path=str(artifacts / f"feedback-{language}.png"), full_page=True)
         page.locator("#question-card nav a.btn-primary").click()
+        if n < length - 1:  # wait for the next question, not the form still on screen
+            page.locator(".feedback").wait_for(state="detached")
     page.wait_for_url("**/results/")
     page.screenshot(path=str(artifacts / f"results-{language}.png"), full_page=True)
     assert errors == [], errors
