@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from engine.eras import CURRENT
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
+from quiz.rawsql import RowReader
 from scenarios.models import Scenario
 
 
@@ -75,8 +76,22 @@ def progress_by_topic(*, user: Any) -> list[dict[str, Any]]:
             for r in rows]
 
 
-def _columns(model: Any) -> list[str]:
-    return [f.column for f in model._meta.concrete_fields]
+_OWNED_ITEM: dict[str, tuple[RowReader, RowReader, RowReader, str]] = {}
+
+
+def _owned_item_plan(connection: Any) -> tuple[RowReader, RowReader, RowReader, str]:
+    plan = _OWNED_ITEM.get(connection.alias)
+    if plan is None:
+        item, session, attempt = (RowReader(QuizItem, connection, "i"),
+                                  RowReader(QuizSession, connection, "s"),
+                                  RowReader(Attempt, connection, "a"))
+        select = ", ".join(item.columns + session.columns + attempt.columns)
+        sql = (f"SELECT {select} FROM {QuizItem._meta.db_table} i "
+               f"JOIN {QuizSession._meta.db_table} s ON s.id = i.session_id "
+               f"LEFT JOIN {Attempt._meta.db_table} a ON a.item_id = i.id "
+               f"WHERE i.session_id = %s AND i.position = %s AND {{owner}}")
+        plan = _OWNED_ITEM[connection.alias] = (item, session, attempt, sql)
+    return plan
 
 
 def owned_item(*, session_id: Any, position: int, user_id: int | None = None,
@@ -91,52 +106,23 @@ def owned_item(*, session_id: Any, position: int, user_id: int | None = None,
         sid = uuid.UUID(str(session_id))
     except ValueError:
         return None
-    item_cols, session_cols, attempt_cols = (_columns(QuizItem), _columns(QuizSession),
-                                             _columns(Attempt))
-    qn = connection.ops.quote_name
-    select = ", ".join([f"i.{qn(c)}" for c in item_cols] + [f"s.{qn(c)}" for c in session_cols]
-                       + [f"a.{qn(c)}" for c in attempt_cols])
+    items, sessions, attempts, sql = _owned_item_plan(connection)
     owner = ("s.user_id = %s" if user_id is not None else
              "s.user_id IS NULL AND s.session_key = %s")
-    sql = (f"SELECT {select} FROM {QuizItem._meta.db_table} i "
-           f"JOIN {QuizSession._meta.db_table} s ON s.id = i.session_id "
-           f"LEFT JOIN {Attempt._meta.db_table} a ON a.item_id = i.id "
-           f"WHERE i.session_id = %s AND i.position = %s AND {owner}")
     session_param = sid.hex if connection.vendor == "sqlite" else sid
     with connection.cursor() as cursor:
-        cursor.execute(sql, [session_param, position,
-                             user_id if user_id is not None else session_key])
+        cursor.execute(sql.format(owner=owner),
+                       [session_param, position,
+                        user_id if user_id is not None else session_key])
         row = cursor.fetchone()
     if row is None:
         return None
-    n_item, n_session = len(item_cols), len(session_cols)
-    item = QuizItem.from_db(connection.alias, [f.attname for f in
-                                                QuizItem._meta.concrete_fields],
-                            _convert(QuizItem, row[:n_item]))
-    session = QuizSession.from_db(connection.alias, [f.attname for f in
-                                                     QuizSession._meta.concrete_fields],
-                                  _convert(QuizSession, row[n_item:n_item + n_session]))
-    item.session = session
+    n_item, n_session = len(items), len(sessions)
+    item = items.instance(row[:n_item], connection)
+    item.session = sessions.instance(row[n_item:n_item + n_session], connection)
     attempt_row = row[n_item + n_session:]
     if attempt_row[0] is not None:
-        attempt = Attempt.from_db(connection.alias, [f.attname for f in
-                                                     Attempt._meta.concrete_fields],
-                                  _convert(Attempt, attempt_row))
-        item.attempt = attempt
+        item.attempt = attempts.instance(attempt_row, connection)
     else:
         item._state.fields_cache["attempt"] = None  # known to have no attempt: no query
     return item
-
-
-def _convert(model: Any, values: tuple[Any, ...]) -> list[Any]:
-    """Database values to Python values, as the ORM's compiler converts them."""
-    from django.db import connection
-
-    out = []
-    for field, value in zip(model._meta.concrete_fields, values, strict=True):
-        col = field.get_col(model._meta.db_table)
-        for converter in (connection.ops.get_db_converters(col)
-                          + col.get_db_converters(connection)):
-            value = converter(value, col, connection)
-        out.append(value)
-    return out

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from engine.eras import CURRENT
-from quiz import grading
+from quiz import grading, rawsql
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
 from quiz.selectors import Candidate, due_cards, question_pool
 from scenarios.models import ScenarioVersion
@@ -167,14 +167,17 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     correct = grading.is_correct(expected, answer, item.era)
     owner = user if getattr(user, "is_authenticated", False) else None
     elapsed = int((now - item.served_at).total_seconds() * 1000) if item.served_at else 0
+    attempt = Attempt(
+        item=item, user=owner, session_key="" if owner else session_key,
+        version=item.version, question_id=item.question_id, era=item.era,
+        seed=item.seed, params=item.params, answer=answer, correct=correct,
+        expected=expected.value, time_taken_ms=max(0, min(elapsed, 2**31 - 1)),
+        created_at=now)
+    insert = rawsql.writer(Attempt)
+    values = insert.params(attempt)  # prepared before the write transaction opens
     try:
         with transaction.atomic():
-            attempt = Attempt.objects.create(
-                item=item, user=owner, session_key="" if owner else session_key,
-                version=item.version, question_id=item.question_id, era=item.era,
-                seed=item.seed, params=item.params, answer=answer, correct=correct,
-                expected=expected.value, time_taken_ms=max(0, min(elapsed, 2**31 - 1)),
-                created_at=now)
+            insert.insert(attempt, values)
             if owner is not None:
                 _schedule(user=owner, item=item, correct=correct, now=now)
             if item.position == item.session.length:
