@@ -59,6 +59,7 @@ MAX_TEXT = 5000
 MAX_NUMBER = 1000
 VARIANTS_EXHAUSTIVE = 64
 VARIANT_SAMPLE = 24
+KEPT_VARIANTS = 256  # per scenario, in memory; past that the kept ones are dropped
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 OBJECT_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
@@ -116,7 +117,8 @@ class Question:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One concrete variant of a scenario: parameters bound, board built."""
+    """One concrete variant of a scenario: parameters bound, board built. ``seed`` is a
+    seed that draws ``values`` (the first one asked for, see :meth:`Scenario.variant`)."""
 
     seed: int
     values: Mapping[str, Any]
@@ -140,7 +142,8 @@ class Scenario:
     params: tuple[Param, ...]
     document: Mapping[str, Any]
     warnings: tuple[ErrorItem, ...] = field(default=())
-    _variants: dict[int, Variant] = field(default_factory=dict, compare=False, repr=False)
+    _variants: dict[tuple[tuple[str, str], ...], Variant] = field(
+        default_factory=dict, compare=False, repr=False)
 
     def values_for(self, seed: int) -> dict[str, Any]:
         """Parameter values of a variant; seed 0 is every parameter at its default."""
@@ -164,12 +167,16 @@ class Scenario:
         return [self.values_for(s) for s in range(VARIANT_SAMPLE)]
 
     def variant(self, seed: int = 0) -> Variant:
-        """The variant of ``seed`` (built once, then kept: variants are immutable)."""
-        cached = self._variants.get(seed)
+        """The variant of ``seed``. Many seeds draw the same parameter values, and a
+        variant is immutable, so one is built per set of values and kept: its ``seed`` is
+        the first seed that drew those values, the key callers cache its outcomes under."""
+        values = self.values_for(seed)
+        key = tuple((name, repr(value)) for name, value in values.items())
+        cached = self._variants.get(key)
         if cached is None:
-            cached = self.bind(self.values_for(seed), seed)
-            if len(self._variants) < 64:
-                self._variants[seed] = cached
+            if len(self._variants) >= KEPT_VARIANTS:
+                self._variants.clear()
+            cached = self._variants[key] = self.bind(values, seed)
         return cached
 
     def bind(self, values: Mapping[str, Any], seed: int = 0) -> Variant:

@@ -25,7 +25,7 @@ _MAX_SCENARIOS = 1024
 
 def clear_caches() -> None:
     _SCENARIOS.clear()
-    expected_answer.cache_clear()
+    _expected_answer.cache_clear()
     _eras_answer.cache_clear()
 
 
@@ -66,9 +66,14 @@ def _eras_answer(scenario: Scenario, seed: int, question_id: str) -> list[str]:
     return answer_eras(scenario, variant, eras, states)[question_id]
 
 
-@lru_cache(maxsize=4096)
 def expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -> Expected:
-    """The engine's answer key with its outcome (kept: scenarios and eras never change)."""
+    """The engine's answer key with its outcome, computed once per variant: every seed
+    that draws the same parameter values shares it (scenarios and eras never change)."""
+    return _expected_answer(scenario, question_id, era, scenario.variant(seed).seed)
+
+
+@lru_cache(maxsize=4096)
+def _expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -> Expected:
     variant = scenario.variant(seed)
     question = question_of(variant, question_id)
     outcome = run_variant(find_era(era), variant)

@@ -82,6 +82,7 @@ def answer_display(question: grading.Question, value: Any, texts: dict[str, str]
 
 @lru_cache(maxsize=2048)
 def _board(scenario: Any, seed: int, era_key: str, language: str) -> Any:
+    """The board drawn once per variant (``seed`` is the variant's own), era and language."""
     variant = scenario.variant(seed)
     return render_board(play_declarations(find_era(era_key), variant), era_key=era_key,
                         language=language)
@@ -151,7 +152,7 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
         "attempt": attempt,
         "your_answer": answer_display(question, attempt.answer, option_texts, names),
         "correct_answer": _expected_display(question, expected, option_texts, names),
-        "steps_html": _steps_html(scenario, item.question_id, item.era, seed, language),
+        "steps_html": _steps_html(scenario, item.question_id, item.era, variant.seed, language),
         "explain": render_text(scenario.explain, language, variant) if scenario.explain
         else "",
     })
@@ -162,7 +163,8 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
 def _steps_html(scenario: Any, question_id: str, era_key: str, seed: int,
                 language: str) -> str:
     """The engine's steps as an HTML list (escaped by the template), rendered once per
-    variant, era and language: every feedback of that question shows the same."""
+    variant (``seed`` is the variant's own), era and language: every feedback of that
+    question shows the same."""
     from django.template.loader import render_to_string
 
     expected = grading.expected_answer(scenario, question_id, era_key, seed)
@@ -183,7 +185,7 @@ def question_context(*, session: QuizSession, item: QuizItem, language: str,
         "title": render_text(scenario.title, language, variant),
         "story": render_text(scenario.story, language, variant) if scenario.story else "",
         "ask": render_text(question.ask, language, variant),
-        "board": _board(scenario, seed, item.era, language),
+        "board": _board(scenario, variant.seed, item.era, language),
         "topic_label": TOPIC_LABELS.get(scenario.topic, scenario.topic),
     })
     return context

@@ -127,12 +127,17 @@ def scenario_of(version: ScenarioVersion) -> grading.Scenario:
     return grading.scenario_for(version.pk, version.content_hash, lambda: version.document)
 
 
+def draw_seed(scenario: grading.Scenario) -> int:
+    """A variant for a candidate: any seed of two billion, or 0 when nothing varies."""
+    return secrets.randbelow(2**31 - 1) + 1 if scenario.params else 0
+
+
 def item_serve(*, item: QuizItem, now: datetime | None = None) -> QuizItem:
     """Show a question: its variant is drawn now, once, and kept."""
     if item.seed is not None:
         return item
     scenario = scenario_of(item.version)
-    seed = secrets.randbelow(2**31 - 1) + 1 if scenario.params else 0
+    seed = draw_seed(scenario)
     QuizItem.objects.filter(pk=item.pk, seed__isnull=True).update(
         seed=seed, params=scenario.values_for(seed), served_at=now or timezone.now())
     item.refresh_from_db()  # this draw, or the one a concurrent request stored first

@@ -1,8 +1,9 @@
 """Answer submission against a production-like server: gunicorn with one sync worker
 per core, persistent connections, SQLite in WAL mode, wrk on 127.0.0.1. Measured side by
 side, in the same run, with the app's full question page; median of three 10-second runs.
-Every submission is a well-formed first answer to a question nobody has answered yet, so
-each one is graded and writes its attempt (the run prints how many were written).
+Every submission is a well-formed first answer to a question nobody has answered yet, its
+variant drawn at random as the question page draws it, so each one is graded and writes
+its attempt (the run prints how many were written).
 
 One worker per core because the requests are CPU-bound: more workers than cores only add
 context switches and waits for SQLite's write lock. Measured at 64 clients on 2 cores:
@@ -33,16 +34,16 @@ django.setup()
 from django.contrib.sessions.backends.db import SessionStore
 from django.middleware.csrf import _get_new_csrf_string
 from django.utils import timezone
-from quiz.models import QuizItem
 from quiz.grading import question_of
-from quiz.services import quiz_start, scenario_of
+from quiz.models import QuizItem
+from quiz.services import draw_seed, quiz_start, scenario_of
 from urllib.parse import urlencode
 
 
 def body(item):
     """A well-formed answer for the item's question kind (right or wrong, it is graded)."""
-    q = question_of(scenario_of(item.version).variant(0), item.question_id)
-    fields = {"seed": "0"}
+    q = question_of(scenario_of(item.version).variant(item.seed), item.question_id)
+    fields = {"seed": str(item.seed)}
     if q.kind == "number":
         fields["answer"] = "2"
     elif q.kind == "yesno":
@@ -59,9 +60,14 @@ for n in range(sessions):
     token = _get_new_csrf_string()
     s = quiz_start(user=None, session_key=store.session_key, length=per,
                    era_mode="mixed")
-    QuizItem.objects.filter(session=s).update(seed=0, params={}, served_at=now)
     cookie = f"sessionid={store.session_key}; csrftoken={token}"
-    for item in s.items.select_related("version").order_by("position"):
+    items = list(s.items.select_related("version").order_by("position"))
+    for item in items:  # each variant drawn as the question page draws it
+        scenario = scenario_of(item.version)
+        item.seed = draw_seed(scenario)
+        item.params, item.served_at = scenario.values_for(item.seed), now
+    QuizItem.objects.bulk_update(items, ["seed", "params", "served_at"])
+    for item in items:
         out.write(f"/en/quiz/{s.pk}/q/{item.position}/|{cookie}|{token}|{body(item)}\n")
 out.close()
 '''

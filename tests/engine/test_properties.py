@@ -163,3 +163,29 @@ def test_attack_targets_agree_with_the_attack_check(board: dict[str, Any], era_k
         for candidate in ("alice", "bob", "pw", "a0", "nobody"):
             ok = cb.attack_violation(era, state, oid, candidate) is None
             assert ok == (candidate in targets), (oid, candidate)
+
+
+def _param_doc() -> dict[str, Any]:
+    from pathlib import Path
+
+    import yaml
+
+    library = Path(__file__).resolve().parents[2] / "scenarios/library"
+    docs = [yaml.safe_load(f.read_text(encoding="utf-8")) for f in sorted(library.glob("*/*.yaml"))]
+    return max(docs, key=lambda d: len(d.get("params", {})))  # the most parameters
+
+
+PARAM_SCENARIO = parse(_param_doc())
+
+
+@given(seed=st.integers(min_value=0, max_value=2**31 - 1))
+def test_a_seed_gets_the_variant_its_values_build(seed: int) -> None:
+    """Variants are kept per set of parameter values: whatever seed first drew them, the
+    kept variant is the one these values build, and its seed draws the same values."""
+    variant = PARAM_SCENARIO.variant(seed)
+    assert variant.values == PARAM_SCENARIO.values_for(seed)
+    assert PARAM_SCENARIO.values_for(variant.seed) == variant.values
+    fresh = PARAM_SCENARIO.bind(PARAM_SCENARIO.values_for(seed), seed)
+    assert (fresh.state, fresh.actions, fresh.questions) == (
+        variant.state, variant.actions, variant.questions)
+    assert PARAM_SCENARIO.variant(variant.seed) is variant

@@ -91,6 +91,25 @@ def test_every_question_kind_right_and_wrong(client: Client, library, qid: str) 
     assert Attempt.objects.get(item=item_for(other, qid)).correct is False
 
 
+def test_seeds_drawing_the_same_values_share_one_answer_key() -> None:
+    """Seeds are drawn from two billion, a scenario has a handful of variants: the engine
+    runs once per variant, era and question, not once per seed."""
+    from engine.notation import parse
+    from quiz import grading
+
+    scenario = parse(all_kinds_document())
+    by_values: dict[str, list[int]] = {}
+    for seed in range(1, 40):
+        by_values.setdefault(repr(scenario.values_for(seed)), []).append(seed)
+    first, second = next(seeds for seeds in by_values.values() if len(seeds) >= 2)[:2]
+    a = grading.expected_answer(scenario, "num", "fdn-2024", first)
+    b = grading.expected_answer(scenario, "num", "fdn-2024", second)
+    assert a is b
+    other = next(seeds[0] for seeds in by_values.values() if first not in seeds)
+    c = grading.expected_answer(scenario, "num", "fdn-2024", other)
+    assert c is not a and c.variant.values != a.variant.values
+
+
 def test_feedback_shows_the_trace_with_rule_numbers_of_the_era(client: Client, library) -> None:
     session = start(client, era_mode="one", era="m10-2009")
     item = item_for(session, "num")
