@@ -132,6 +132,23 @@ def ensure_wrk() -> str:
     return wrk
 
 
+def worker_rss_mb(master: int) -> list[float]:
+    """Resident memory of the gunicorn master's worker processes (Linux /proc)."""
+    sizes = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) != master:  # the parent pid
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue  # a process that ended meanwhile
+        m = re.search(r"VmRSS:\s+(\d+) kB", status)
+        if m:
+            sizes.append(int(m.group(1)) / 1024)
+    return sorted(sizes)
+
+
 def parse(output: str) -> tuple[float, float, float, int, int]:
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
     total = int(re.search(r"(\d+) requests in", output).group(1))  # type: ignore[union-attr]
@@ -209,6 +226,9 @@ def main(seconds: int = 10, runs: int = 3) -> None:
                       f"p50 {p50:6.1f} ms, p99 {p99:6.1f} ms, {errors} errors")
             print(f"web: answer submission costs {rows['page'] / rows['answer']:.2f}x a full "
                   f"question page at {connections} clients (target <= 1.0)")
+        rss = worker_rss_mb(server.pid)
+        print(f"web: each worker's memory after the runs: "
+              f"{', '.join(f'{mb:.0f}' for mb in rss)} MB resident (caches included)")
         with sqlite3.connect(tmp / "bench.sqlite3") as db:
             (written,) = db.execute("SELECT count(*) FROM quiz_attempt").fetchone()
         # Every submission answers a question not answered before, with a well-formed
