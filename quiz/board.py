@@ -862,7 +862,8 @@ def _planes(dr: _Drawing, planar: Any, width: float, y: float) -> list[str]:
         sentences.append(_("Face up in the command zone: %(card)s (%(type)s), controlled by "
                            "the planar controller, %(player)s.") % {
                                "card": name, "type": type_line, "player": controller})
-    decks = ", ".join(f"{_player_name(k) if k in state.players else _('communal')}: {len(v)}"
+    communal = _("communal")  # the one planar deck of 901.15
+    decks = ", ".join(f"{_player_name(k) if k in state.players else communal}: {len(v)}"
                       for k, v in planar.decks.items())
     info = _("Planar controller: %(player)s · planar decks: %(decks)s") % {
         "player": controller, "decks": decks}

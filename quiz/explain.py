@@ -71,6 +71,10 @@ EVENTS: dict[str, Any] = {
     "effect.target-illegal": _("%(target)s is no longer a legal target and is not "
                                "affected."),
     "effect.gain-life": _("%(player)s gains %(amount)s life."),
+    "effect.lose-life": _("%(player)s loses %(amount)s life."),
+    "effect.draw": _("%(player)s draws %(amount)s cards."),
+    "effect.tokens": _("%(player)s creates tokens: %(tokens)s."),
+    "effect.untap": _("%(player)s untaps the creatures they control."),
     "effect.discard": _("The player discards %(amount)s cards."),
     "effect.not-modelled": _("The rest of this effect is not modelled."),
     "effect.characteristics": _("%(object)s now has types %(types)s."),
@@ -82,6 +86,21 @@ EVENTS: dict[str, Any] = {
     "choose.not-asked": _("No choice is asked for in these rules."),
     "choose.applied": _("The choice was made as the rules asked."),
     "order.no-rule": _("There is no damage assignment order in these rules."),
+    "planechase.roll": _("%(player)s rolls the planar die, paying %(cost)s mana: "
+                         "%(result)s."),
+    "planechase.roll-by-effect": _("An effect makes %(player)s roll the planar die (no "
+                                   "cost, and it doesn't count as a roll): %(result)s."),
+    "planechase.planeswalking-ability": _("The planeswalker symbol: the planar controller "
+                                          "planeswalks."),
+    "planechase.chaos": _("Chaos: the chaos ability of %(plane)s triggers (%(wording)s); "
+                          "%(controller)s, the planar controller, controls it."),
+    "planechase.planeswalk": _("%(player)s planeswalks. To the bottom of their owners' "
+                               "planar decks, face down, each a new object: %(leaving)s."),
+    "planechase.turned-up": _("%(player)s turns %(card)s face up."),
+    "planechase.encounter": _("%(controller)s encounters %(phenomenon)s: its encounter "
+                              "ability triggers."),
+    "planechase.phenomenon-leaves": _("State-based action: the planar controller "
+                                      "planeswalks away from %(phenomenon)s."),
     "turn.step": _("The turn moves to the %(step)s step."),
     "turn.cleanup": _("Cleanup: damage wears off and \"until end of turn\" effects end."),
     "turn.begins": _("%(active)s's turn begins."),
@@ -89,6 +108,10 @@ EVENTS: dict[str, Any] = {
 
 ZONE_WORDS = {"graveyard": _("the graveyard"), "exile": _("exile"), "hand": _("a hand"),
               "library": _("a library"), "battlefield": _("the battlefield")}
+DIE_WORDS = {"blank": _("a blank face"), "chaos": _("the chaos symbol"),
+             "planeswalk": _("the planeswalker symbol")}
+CHAOS_WORDING = {"ensues": _("worded “whenever chaos ensues”"),
+                 "roll": _("worded “when you roll {CHAOS}”")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,10 +144,14 @@ def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[
     for key, value in data.items():
         if key in ("assignment",) and isinstance(value, dict):
             out[key] = ", ".join(f"{n} → {_name(state, r, language)}" for r, n in value.items())
-        elif key in ("order", "candidates") and isinstance(value, list):
-            out[key] = ", ".join(_name(state, v, language) for v in value)
+        elif isinstance(value, list):
+            out[key] = ", ".join(_name(state, v, language) for v in value) or "—"
         elif key == "to":
             out[key] = str(ZONE_WORDS.get(value, value))
+        elif key == "result":
+            out[key] = str(DIE_WORDS.get(value, value))
+        elif key == "wording":
+            out[key] = str(CHAOS_WORDING.get(value, value))
         elif isinstance(value, bool):
             out[key] = str(_("yes") if value else _("no"))
         else:

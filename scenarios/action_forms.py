@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.notation import ACTION_KINDS, DIE_RESULTS
 from engine.state import STEPS
+from scenarios.editing import flow_yaml
 
 Spec = list[tuple[str, str, Any]]  # (field name, field type, label)
 
@@ -257,8 +258,7 @@ def rows_from_document(actions: list[Any], data: Any = None) -> list[ActionRow]:
         initial = _from_args(kind, args)
         advanced = initial is None
         if advanced:
-            initial = {"details": yaml.safe_dump(args, default_flow_style=True,
-                                                 allow_unicode=True).strip()}
+            initial = {"details": flow_yaml(args)}
         initial.update({"kind": kind, "ORDER": i + 1})
         rows.append(ActionRow(data, prefix=f"actions-{i}", kind=kind, advanced=advanced,
                               initial=initial))

@@ -50,6 +50,15 @@ class SourceError(Exception):
         self.line = line
 
 
+def flow_yaml(value: Any) -> str:
+    """A value in compact one-line YAML, as an author writes it in a document: a form
+    field's text, an engine answer beside the ``expect`` it is compared with."""
+    if value is None:
+        return ""
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    return text.strip().removesuffix("...").strip()
+
+
 def parse_source(text: str) -> Any:
     """A document from YAML (or JSON) text: safe loading only, size-limited."""
     if len(text.encode("utf-8")) > MAX_SOURCE:

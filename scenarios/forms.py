@@ -16,19 +16,12 @@ from engine.cards import catalog
 from engine.eras import ERAS
 from engine.notation import QUESTION_KINDS
 from engine.state import KEYWORDS, STEPS
+from scenarios.editing import flow_yaml
 from scenarios.models import TOPIC_CHOICES
 
 ZONES = [("battlefield", _("battlefield")), ("hand", _("hand")),
          ("graveyard", _("graveyard")), ("exile", _("exile")), ("library", _("library")),
          ("command", _("command zone"))]
-
-
-def _flow(value: Any) -> str:
-    """A compact one-line YAML form of a value, for a text field."""
-    if value is None:
-        return ""
-    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
-    return text.strip().removesuffix("...").strip()
 
 
 class YamlValueField(forms.CharField):
@@ -100,6 +93,25 @@ class PlayerForm(_Form):
     hexproof = forms.BooleanField(label=_("Hexproof"), required=False)
 
 
+class TeamForm(_Form):
+    id = forms.SlugField(label=_("Team"), max_length=40)
+    members = forms.CharField(label=_("Members"), max_length=100,
+                              help_text=_("Player ids, comma-separated: alice, carol."))
+    life = NumberOrParamField(label=_("Shared life"), initial=30)
+
+
+class PlanechaseForm(_Form):
+    """``setup.planechase``; the plane and phenomenon cards themselves are board objects
+    in the command zone."""
+
+    decks = YamlValueField(label=_("Planar decks"), max_length=1000,
+                           help_text="{alice: [serra], bob: []}")
+    face_up = YamlValueField(label=_("Face-up plane"), max_length=200, help_text="meadow")
+    rolls = YamlValueField(label=_("Planar die rolls already made this turn"),
+                           max_length=200, help_text="{alice: 1}")
+    communal = forms.BooleanField(label=_("One communal planar deck"), required=False)
+
+
 class ObjectForm(_Form):
     id = forms.CharField(label=_("Id"), max_length=40)
     zone = forms.ChoiceField(label=_("Zone"), choices=ZONES, initial="battlefield")
@@ -149,6 +161,7 @@ class ParamForm(_Form):
 
 
 PlayerFormSet = forms.formset_factory(PlayerForm, extra=1, can_delete=True, max_num=4)
+TeamFormSet = forms.formset_factory(TeamForm, extra=2, can_delete=True, max_num=2)
 ObjectFormSet = forms.formset_factory(ObjectForm, extra=2, can_delete=True, max_num=40)
 QuestionFormSet = forms.formset_factory(QuestionForm, extra=1, max_num=20)
 ParamFormSet = forms.formset_factory(ParamForm, extra=1, max_num=8)
@@ -171,6 +184,14 @@ def initial_from(document: dict[str, Any]) -> dict[str, Any]:
             "step": turn.get("step", "main1")}
     players = [{"id": p.get("id"), "life": p.get("life", 20),
                 "hexproof": bool(p.get("hexproof"))} for p in setup.get("players") or []]
+    teams = [{"id": t.get("id"), "members": ", ".join(map(str, t.get("members") or [])),
+              "life": t.get("life", 30)}
+             for t in setup.get("teams") or [] if isinstance(t, dict)]
+    planechase_raw = setup.get("planechase")
+    planechase = planechase_raw if isinstance(planechase_raw, dict) else {}
+    planechase_initial = {key: flow_yaml(planechase.get(key))
+                          for key in ("decks", "face_up", "rolls")}
+    planechase_initial["communal"] = bool(planechase.get("communal"))
     objects = []
     for zone in ZONE_KEYS:
         for o in setup.get(zone) or []:
@@ -189,19 +210,20 @@ def initial_from(document: dict[str, Any]) -> dict[str, Any]:
     for a in document.get("actions") or []:
         if isinstance(a, dict) and len(a) == 1:
             kind, args = next(iter(a.items()))
-            actions.append({"kind": kind, "args": _flow(args)})
+            actions.append({"kind": kind, "args": flow_yaml(args)})
     questions = []
     for q in document.get("questions") or []:
         questions.append({
             "id": q.get("id"), "kind": q.get("kind"),
-            "ask_en": (q.get("ask") or {}).get("en", ""), "answer": _flow(q.get("answer")),
-            "options": _flow(q.get("options")), "claim": _flow(q.get("claim")),
+            "ask_en": (q.get("ask") or {}).get("en", ""), "answer": flow_yaml(q.get("answer")),
+            "options": flow_yaml(q.get("options")), "claim": flow_yaml(q.get("claim")),
             "attacker": q.get("attacker", ""),
-            "goal": (q.get("goal") or {}).get("most_to", ""), "expect": _flow(q.get("expect"))})
-    params = [{"name": n, "values": _flow({k: v for k, v in spec.items() if k != "default"}),
-               "default": _flow(spec.get("default"))}
+            "goal": (q.get("goal") or {}).get("most_to", ""), "expect": flow_yaml(q.get("expect"))})
+    params = [{"name": n, "values": flow_yaml({k: v for k, v in spec.items() if k != "default"}),
+               "default": flow_yaml(spec.get("default"))}
               for n, spec in (document.get("params") or {}).items()]
-    return {"meta": meta, "players": players, "objects": objects, "actions": actions,
+    return {"meta": meta, "players": players, "teams": teams,
+            "planechase": planechase_initial, "objects": objects, "actions": actions,
             "questions": questions, "params": params}
 
 
@@ -211,7 +233,9 @@ def _words(text: str) -> list[str]:
 
 def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, Any]],
             objects: list[dict[str, Any]], actions: list[dict[str, Any]],
-            questions: list[dict[str, Any]], params: list[dict[str, Any]]) -> dict[str, Any]:
+            questions: list[dict[str, Any]], params: list[dict[str, Any]],
+            teams: list[dict[str, Any]] | None = None,
+            planechase: dict[str, Any] | None = None) -> dict[str, Any]:
     """A document from the structured forms' cleaned data; texts other than each
     question's English wording (title, story, translations) are kept from ``base``."""
     doc = {k: v for k, v in base.items() if k not in ("setup", "actions", "questions",
@@ -231,10 +255,13 @@ def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, 
     old_setup = base.get("setup") or {}
     turn = {**(old_setup.get("turn") or {}), "active": meta["active"], "step": meta["step"]}
     setup: dict[str, Any] = {"turn": turn, "players": []}
-    if old_setup.get("teams"):
-        setup["teams"] = old_setup["teams"]
-    if old_setup.get("planechase"):
-        setup["planechase"] = old_setup["planechase"]
+    if teams:
+        setup["teams"] = [{"id": t["id"], "members": _words(t["members"]),
+                           **({"life": t["life"]} if t.get("life") is not None else {})}
+                          for t in teams]
+    planechase = {k: v for k, v in (planechase or {}).items() if v not in (None, False)}
+    if planechase:
+        setup["planechase"] = planechase
     for p in players:
         row: dict[str, Any] = {"id": p["id"], "life": p["life"]}
         if p.get("hexproof"):

@@ -96,8 +96,9 @@ def _preview_context(source: str, era: str | None, language: str) -> dict[str, A
                               language=language),
         "steps": explain_trace(outcome.trace.steps, outcome.state, era, language),
         "answers": [{"id": q.id, "kind": q.kind,
-                     "cells": [{"era": e, "value": result.answers[e].get(q.id),
-                                "bad": (e, q.id) in disagreements} for e in result.eras]}
+                     "cells": [{"era": e, "bad": (e, q.id) in disagreements,
+                                "value": editing.flow_yaml(result.answers[e].get(q.id))}
+                               for e in result.eras]}
                     for q in variant.questions],
         "disagreements": result.disagreements,
     })
@@ -333,6 +334,8 @@ def _form_sets(data: Any, document: dict[str, Any]) -> dict[str, Any]:
     return {
         "meta": f.MetadataForm(data, initial=initial["meta"], prefix="meta"),
         "players": f.PlayerFormSet(data, initial=initial["players"], prefix="players"),
+        "teams": f.TeamFormSet(data, initial=initial["teams"], prefix="teams"),
+        "planechase": f.PlanechaseForm(data, initial=initial["planechase"], prefix="planechase"),
         "objects": f.ObjectFormSet(data, initial=initial["objects"], prefix="objects"),
         "questions": f.QuestionFormSet(data, initial=initial["questions"], prefix="questions"),
         "params": f.ParamFormSet(data, initial=initial["params"], prefix="params"),
@@ -368,7 +371,8 @@ def _composed(sets: dict[str, Any], rows: list[Any],
         return None
     return f.compose(document, sets["meta"].cleaned_data, _rows(sets["players"]),
                      _rows(sets["objects"]), actions, _rows(sets["questions"]),
-                     _rows(sets["params"]))
+                     _rows(sets["params"]), teams=_rows(sets["teams"]),
+                     planechase=sets["planechase"].cleaned_data)
 
 
 @require_http_methods(["GET", "POST"])

@@ -237,7 +237,11 @@ def _form_post(document: dict) -> dict:
             if value is None or value is False or value == "":
                 continue
             data[f"{row.prefix}-{name}"] = value if value is not True else "on"
-    for prefix, rows in (("players", initial["players"]), ("objects", initial["objects"]),
+    for key, value in initial["planechase"].items():
+        if value:
+            data[f"planechase-{key}"] = value if value is not True else "on"
+    for prefix, rows in (("players", initial["players"]), ("teams", initial["teams"]),
+                         ("objects", initial["objects"]),
                          ("questions", initial["questions"]), ("params", initial["params"])):
         data[f"{prefix}-TOTAL_FORMS"] = len(rows)
         data[f"{prefix}-INITIAL_FORMS"] = len(rows)
@@ -254,6 +258,8 @@ def _form_post(document: dict) -> dict:
     "redirection-era/lava-spike-redirected-to-garruk",
     "two-headed-giant/thg-team-damage-one-player",
     "uniqueness-and-legend/ul-one-player-two-lilianas",
+    "planechase/pc-communal-planar-deck",
+    "planechase/pc-chaos-on-opponents-plane",
 ])
 def test_the_form_editor_gives_back_an_equivalent_document(instructor_client: Client,
                                                            slug_path: str) -> None:
@@ -268,6 +274,35 @@ def test_the_form_editor_gives_back_an_equivalent_document(instructor_client: Cl
     saved = Scenario.objects.get(slug=document["id"]).latest_version().document
     assert check_document(saved).answers == check_document(document).answers
     assert saved["title"] == document["title"] and saved["explain"] == document["explain"]
+    for key in ("teams", "planechase"):
+        assert saved["setup"].get(key) == document["setup"].get(key)
+
+
+def test_the_form_editor_edits_teams_and_planechase(instructor_client: Client) -> None:
+    from scenarios.library import LIBRARY, read_document
+
+    document = read_document(LIBRARY / "two-headed-giant/thg-team-damage-one-player.yaml")
+    ScenarioFactory(slug=document["id"], document=document)
+    data = _form_post(document)
+    data["teams-0-life"] = "12"
+    response = instructor_client.post(reverse("scenarios:form", args=[document["id"]]), data)
+    assert response.status_code == 303, response.content.decode()[:2000]
+    saved = Scenario.objects.get(slug=document["id"]).latest_version().document
+    assert saved["setup"]["teams"][0]["life"] == 12
+    assert saved["setup"]["teams"][1] == document["setup"]["teams"][1]
+
+
+def test_the_form_editor_reports_a_bad_team_next_to_the_engine_error(
+        instructor_client: Client) -> None:
+    doc = scenario_document("s1")
+    ScenarioFactory(slug="s1", document=doc)
+    data = _form_post(doc)
+    data.update({"teams-TOTAL_FORMS": 1, "teams-INITIAL_FORMS": 0,
+                 "teams-0-id": "ab", "teams-0-members": "alice, bob", "teams-0-life": "30"})
+    response = instructor_client.post(reverse("scenarios:form", args=["s1"]), data)
+    html = response.content.decode()
+    assert response.status_code == 200 and "setup.teams" in html
+    assert Scenario.objects.get(slug="s1").versions.count() == 1
 
 
 def test_the_form_editor_reorders_and_removes_actions(instructor_client: Client) -> None:

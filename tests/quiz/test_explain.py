@@ -1,0 +1,55 @@
+"""The trace in words: every event the engine records has a sentence, in every language,
+and a Planechase trace reads as sentences, not event codes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from engine.eras import find_era
+from engine.notation import parse
+from engine.runner import run_variant
+from quiz.explain import EVENTS, explain_trace
+from scenarios.library import LIBRARY, read_document
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+EVENT_CODE = re.compile(r"[a-z]+\.[a-z-]+")
+
+
+def recorded_events() -> dict[str, str]:
+    """Every event code passed as a constant to ``trace.add``/``add_first`` in the engine,
+    with where it is."""
+    events: dict[str, str] = {}
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("add", "add_first") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)
+                    and isinstance(node.args[1].value, str)
+                    and EVENT_CODE.fullmatch(node.args[1].value)):  # not err.add(path, msg)
+                events.setdefault(node.args[1].value, f"{path.name}:{node.lineno}")
+    return events
+
+
+def test_every_recorded_event_has_a_sentence() -> None:
+    events = recorded_events()
+    assert len(events) > 40  # the walk found the engine's trace calls
+    missing = {e: where for e, where in events.items() if e not in EVENTS}
+    assert not missing, f"events with no sentence in quiz.explain.EVENTS: {missing}"
+
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_a_planechase_trace_reads_as_sentences(language: str) -> None:
+    scenario = parse(read_document(LIBRARY / "planechase/pc-chaos-on-opponents-plane.yaml"))
+    variant = scenario.variant(0)
+    outcome = run_variant(find_era("fdn-2024"), variant)
+    with translation.override(language):
+        steps = explain_trace(outcome.trace.steps, outcome.state, "fdn-2024", language)
+    assert any(s.event == "planechase.chaos" for s in steps)
+    for step in steps:
+        assert step.text != step.event, step
+        assert "%(" not in step.text and "planechase." not in step.text, step
