@@ -222,6 +222,13 @@ def _player_name(pid: str) -> str:
     return pid[:1].upper() + pid[1:]
 
 
+def player_label(state: GameState, pid: str) -> str:
+    """A player's name, or a Two-Headed Giant team's (its members: "Bob & Dave")."""
+    if pid in state.teams:
+        return " & ".join(_player_name(m) for m in state.teams[pid].members)
+    return _player_name(pid)
+
+
 def _keywords(o: Obj) -> list[str]:
     kws = set(o.keywords) | set(o.eot_keywords)
     if "trample-over-planeswalkers" in kws:
@@ -404,9 +411,7 @@ class _Drawing:
         st = self.state
         if oid in st.objects:
             return st.objects[oid].display_name(self.language)
-        if oid in st.teams:
-            return " & ".join(_player_name(m) for m in st.teams[oid].members)
-        return _player_name(oid)
+        return player_label(st, oid)
 
     # -- sentences ----------------------------------------------------------------------
     def details(self, o: Obj) -> str:

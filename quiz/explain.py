@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from engine import rulebook
 from engine.state import GameState
 from engine.trace import TraceStep
+from quiz.board import player_label
 
 EVENTS: dict[str, Any] = {
     "combat.attacks": _("%(attacker)s attacks %(target)s."),
@@ -128,7 +129,7 @@ def _name(state: GameState, value: Any, language: str) -> str:
         if value in state.objects:
             return state.objects[value].display_name(language)
         if value in state.players or value in state.teams:
-            return value.capitalize()
+            return player_label(state, value)
         try:
             from engine.cards import find_card
 

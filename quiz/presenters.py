@@ -15,7 +15,7 @@ from engine.eras import find_era
 from engine.notation import render_text
 from engine.runner import play_declarations, scenario_eras
 from quiz import grading
-from quiz.board import render_board
+from quiz.board import player_label, render_board
 from quiz.explain import explain_trace
 from quiz.grading import AnswerError
 from quiz.models import QuizItem, QuizSession
@@ -92,7 +92,8 @@ def object_names(variant: Any, language: str) -> dict[str, str]:
     """Object and player ids of a variant -> their names in ``language``."""
     names = {oid: o.display_name(language) for oid, o in variant.state.objects.items()}
     names.update({o.id: o.display_name(language) for o in variant.new_objects.values()})
-    names.update({p: p.capitalize() for p in variant.state.players})
+    state = variant.state
+    names.update({p: player_label(state, p) for p in (*state.players, *state.teams)})
     return names
 
 

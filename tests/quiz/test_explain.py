@@ -53,3 +53,11 @@ def test_a_planechase_trace_reads_as_sentences(language: str) -> None:
     for step in steps:
         assert step.text != step.event, step
         assert "%(" not in step.text and "planechase." not in step.text, step
+
+
+def test_a_two_headed_giant_team_is_named_by_its_members() -> None:
+    scenario = parse(read_document(LIBRARY / "two-headed-giant/thg-team-damage-one-player.yaml"))
+    outcome = run_variant(find_era("xln-2017"), scenario.variant(0))
+    steps = explain_trace(outcome.trace.steps, outcome.state, "xln-2017", "en")
+    attacks = [s.text for s in steps if s.event == "combat.attacks"]
+    assert attacks and all(text.endswith("attacks Bob & Dave.") for text in attacks), attacks
