@@ -44,7 +44,7 @@ ANSWER_ERRORS = {
 
 def clear_caches() -> None:
     _board.cache_clear()
-    _steps_html.cache_clear()
+    explained_html.cache_clear()
 
 
 def refusal_message(code: str) -> str:
@@ -153,25 +153,31 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
         "attempt": attempt,
         "your_answer": answer_display(question, attempt.answer, option_texts, names),
         "correct_answer": _expected_display(question, expected, option_texts, names),
-        "steps_html": _steps_html(scenario, item.question_id, item.era, variant.seed, language),
-        "explain": render_text(scenario.explain, language, variant) if scenario.explain
-        else "",
+        "explained": explained_html(scenario, item.question_id, item.era, variant.seed,
+                                    language),
     })
     return context
 
 
 @lru_cache(maxsize=4096)
-def _steps_html(scenario: Any, question_id: str, era_key: str, seed: int,
-                language: str) -> str:
-    """The engine's steps as an HTML list (escaped by the template), rendered once per
-    variant (``seed`` is the variant's own), era and language: every feedback of that
-    question shows the same."""
+def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
+                   language: str) -> str:
+    """The author's explanation, the engine's steps and the links to the scenario's
+    history, as HTML (escaped by the template). Every feedback on that question shows the
+    same, so it is rendered once per variant (``seed`` is the variant's own), era and
+    language."""
     from django.template.loader import render_to_string
 
+    variant = scenario.variant(seed)
     expected = grading.expected_answer(scenario, question_id, era_key, seed)
-    steps = explain_trace(expected.outcome.trace.steps, expected.outcome.state, era_key,
-                          language)
-    return render_to_string("quiz/_trace_steps.html", {"steps": steps})
+    return render_to_string("quiz/_explained.html", {
+        "explain": render_text(scenario.explain, language, variant) if scenario.explain
+        else "",
+        "steps": explain_trace(expected.outcome.trace.steps, expected.outcome.state, era_key,
+                               language),
+        "era_label": era_label(era_key),
+        "slug": scenario.id,
+    })
 
 
 def question_context(*, session: QuizSession, item: QuizItem, language: str,

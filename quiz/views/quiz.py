@@ -183,6 +183,7 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
     if request.htmx:
         context = presenters.answer_context(session=session, item=item,
                                             language=get_language())
+        context["progress_oob"] = True  # the score and progress bar above change too
         return render(request, "quiz/session_item.html#answer-area", context)
     return HttpResponseRedirect(reverse("quiz:item", args=[session.pk, item.position]),
                                 status=303)

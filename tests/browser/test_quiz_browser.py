@@ -4,6 +4,7 @@ answered through htmx, with feedback, up to the results page."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import ScenarioFactory, scenario_document
 
@@ -42,6 +43,8 @@ def play(page, base: str, language: str, length: int, artifacts) -> None:
         if n == 0:
             page.screenshot(path=str(artifacts / f"question-{language}.png"), full_page=True)
         answer_current_question(page)
+        # the answer's response also swaps the progress bar above the question (out of band)
+        expect(page.locator("#quiz-progress")).to_have_attribute("value", str(n + 1))
         feedback = page.locator(".feedback").inner_text()
         assert feedback
         assert page.locator(".trace-steps li").count() >= 1

@@ -122,6 +122,18 @@ def test_feedback_shows_the_trace_with_rule_numbers_of_the_era(client: Client, l
     assert "509.1a" in html
 
 
+def test_an_htmx_answer_also_updates_the_score_and_progress(client: Client, library) -> None:
+    session = start(client)
+    item = item_for(session, "num")
+    html = post_answer(client, item, RIGHT["num"], HTTP_HX_REQUEST="true").content.decode()
+    assert re.search(r'<p id="quiz-score" [^>]*hx-swap-oob="true">Score: 1 of 1</p>', html)
+    assert re.search(r'<progress id="quiz-progress" [^>]*value="1" max="6"[^>]*'
+                     r'hx-swap-oob="true"', html)
+    page = client.get(reverse("quiz:item", args=[session.pk, item.position])).content.decode()
+    assert page.count('id="quiz-progress"') == page.count('id="quiz-score"') == 1
+    assert "hx-swap-oob" not in page
+
+
 def test_feedback_in_italian_uses_card_names_and_summaries(client: Client, library) -> None:
     client.post(reverse("set_language"), {"language": "it", "next": "/it/"})
     session = start(client)
