@@ -436,3 +436,29 @@ def test_a_planechase_board_shows_the_face_up_plane_and_the_planar_controller() 
     assert "Prateria Dorata" in board.svg and "Piano — Lorwyn" in board.svg
     assert any("Prateria Dorata" in line for line in board.description)
     assert "board-command" in board.svg
+
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_every_library_board_draws_in_every_era(language):
+    """The question page's board for every library scenario, in every era it is asked in:
+    well-formed SVG, a description in words, and each card by its name in this language."""
+    from engine.cards import find_card
+    from engine.runner import play_declarations, scenario_eras
+
+    drawn = 0
+    with translation.override(language):
+        for path in sorted(LIBRARY.glob("*/*.yaml")):
+            scenario = parse(yaml.safe_load(path.read_text(encoding="utf-8")))
+            variant = scenario.variant(0)
+            for era in scenario_eras(scenario, variant):
+                state = play_declarations(find_era(era), variant)
+                board = render_board(state, era_key=era, language=language)
+                tree(board)  # parses
+                words = " ".join(board.description)
+                assert words, (path.stem, era)
+                for o in state.objects.values():
+                    if o.card and o.zone == "battlefield":
+                        name = find_card(o.card).name
+                        assert (name.get(language) or name["en"]) in words, (path.stem, era, o.id)
+                drawn += 1
+    assert drawn > 500
