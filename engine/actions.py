@@ -17,6 +17,7 @@ from engine.cards import Ability, Card, Effect, Wording, find_card
 from engine.damage import Source, damage_to_player, deal_damage, redirection_violation
 from engine.eras import Era, era_end
 from engine.errors import DocumentError, IllegalAction, Violation
+from engine.planechase import plane_statics
 from engine.state import (
     MAIN_STEPS,
     GameState,
@@ -667,11 +668,15 @@ def perform_next_turn(era: type[Era], state: GameState, trace: Trace, action: Ac
             nxt = candidate
             break
     new_team = set(state.teammates(nxt))
+    skipped = plane_statics(state, "skip-untap")  # The Eon Fog: no untap step
     objects = dict(state.objects)
     for oid, obj in objects.items():
         if obj.on_battlefield and obj.controller in new_team:
-            objects[oid] = evolve(obj, tapped=False, sick=False)
+            objects[oid] = evolve(obj, tapped=obj.tapped and bool(skipped), sick=False)
     trace.add(None, "turn.begins", active=nxt, number=state.turn.number + 1)
+    for plane, _effect in skipped:
+        trace.add("planechase.plane-abilities", "planechase.untap-skipped", plane=plane,
+                  player=nxt)
     if state.planechase is not None:
         state = evolve(state, planechase=evolve(state.planechase, rolls={}))
     return evolve(state, objects=objects, activated=frozenset(), combat=None,

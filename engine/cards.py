@@ -86,6 +86,8 @@ class Card:
     chaos_text: str = ""
     encounter: Effect | None = None
     encounter_text: str = ""
+    statics: tuple[Effect, ...] = ()          # a plane's modelled static abilities
+    planeswalk_away: Effect | None = None     # "When you planeswalk away from ~, ..."
 
     def wording(self, era: str) -> Wording:
         return _wording_in(self.wordings, era)
@@ -151,6 +153,8 @@ def _card(raw: dict[str, Any]) -> Card:
         chaos_text=str((raw.get("chaos") or {}).get("text", "")),
         encounter=_effect((raw.get("encounter") or {}).get("effect")),
         encounter_text=str((raw.get("encounter") or {}).get("text", "")),
+        statics=tuple(e for e in (_effect(m) for m in raw.get("modelled") or ()) if e),
+        planeswalk_away=_effect(raw.get("planeswalk_away")),
     )
 
 

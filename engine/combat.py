@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from engine.damage import Source, deal_damage, deal_damage_all
 from engine.eras import Era
 from engine.errors import Violation
+from engine.planechase import plane_statics
 from engine.state import Combat, GameState, Obj, PendingDamage, evolve
 from engine.trace import Trace
 
@@ -60,7 +61,27 @@ def attacker_violation(era: type[Era], state: GameState, oid: str) -> Violation 
     if obj.has("defender"):
         return _v(era, "keyword.defender", "attack.defender",
                   f"{oid} has defender and can't attack", attacker=oid)
+    plane = _power_restriction(state, obj)
+    if plane is not None:
+        return _v(era, "combat.attack-restriction", "attack.plane-restriction",
+                  f"{oid} has power {obj.power}: {plane} says creatures with power "
+                  f"{_min_power(state, plane)} or greater can't attack", attacker=oid,
+                  plane=plane)
     return None
+
+
+def _power_restriction(state: GameState, obj: Obj) -> str | None:
+    """The face-up plane whose static ability stops this creature from attacking or
+    blocking (Hedron Fields of Agadeem: power 7 or greater), if any."""
+    for plane, effect in plane_statics(state, "cant-attack-or-block"):
+        if (obj.power or 0) >= int(effect.get("min_power", 0)):
+            return plane
+    return None
+
+
+def _min_power(state: GameState, plane: str) -> int:
+    return min(int(e.get("min_power", 0)) for p, e in
+               plane_statics(state, "cant-attack-or-block") if p == plane)
 
 
 def attack_targets(era: type[Era], state: GameState, oid: str) -> list[str]:
@@ -211,6 +232,12 @@ def blocker_violation(era: type[Era], state: GameState, blocker: str, attacker: 
         return _v(era, "keyword.flying", "block.flying",
                   f"{attacker} has flying: {blocker} needs flying or reach to block it",
                   blocker=blocker, attacker=attacker)
+    plane = _power_restriction(state, b)
+    if plane is not None:
+        return _v(era, "combat.block-restriction", "block.plane-restriction",
+                  f"{blocker} has power {b.power}: {plane} says creatures with power "
+                  f"{_min_power(state, plane)} or greater can't block", blocker=blocker,
+                  attacker=attacker, plane=plane)
     return None
 
 
@@ -309,7 +336,12 @@ class Options:
         return tuple(dict.fromkeys(out))
 
 
-def _power(obj: Obj) -> int:
+def _damage_amount(state: GameState, obj: Obj) -> int:
+    """The combat damage a creature assigns: its power (510.1a), or its toughness while a
+    face-up plane says so (The Great Forest; power itself is unchanged); 0 or less
+    assigns none."""
+    if plane_statics(state, "combat-damage-by-toughness"):
+        return max(0, obj.toughness or 0)
     return max(0, obj.power or 0)
 
 
@@ -329,7 +361,7 @@ def options(era: type[Era], state: GameState, attacker: str,
     ctx = ctx or StepContext()
     combat = state.combat
     a = state.obj(attacker)
-    power = _power(a)
+    power = _damage_amount(state, a)
     assert combat is not None
     target = combat.attackers.get(attacker)
     trample = a.has("trample") or a.has("trample-over-planeswalkers")
@@ -661,6 +693,8 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
     assert combat is not None
     ctx = StepContext()
     out: list[Assigned] = []
+    for plane, _effect in plane_statics(state, "combat-damage-by-toughness"):
+        trace.add("planechase.plane-abilities", "planechase.damage-by-toughness", plane=plane)
     for attacker in _assign_order(state):
         obj = state.obj(attacker)
         if not _assigns_in(obj, first_strike, combat):
@@ -691,7 +725,7 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
             bobj = state.obj(b)
             if not bobj.on_battlefield or not _assigns_in(bobj, first_strike, combat):
                 continue
-            power = _power(bobj)
+            power = _damage_amount(state, bobj)
             if power <= 0:
                 continue
             if not a.on_battlefield or attacker not in combat.attackers:

@@ -34,6 +34,21 @@ def planar_controller(state: GameState) -> str:
     return first
 
 
+def plane_statics(state: GameState, kind: str) -> list[tuple[str, Effect]]:
+    """The modelled static abilities of this kind of each face-up plane, with the plane's
+    id: a face-up plane's abilities function from the command zone (311.4, 901.7)."""
+    pc = state.planechase
+    if pc is None:
+        return []
+    out: list[tuple[str, Effect]] = []
+    for oid in pc.face_up:
+        obj = state.objects.get(oid)
+        if obj is None or obj.card is None or "plane" not in obj.types:
+            continue
+        out.extend((oid, e) for e in find_card(obj.card).statics if e.kind == kind)
+    return out
+
+
 def roll_cost(state: GameState, player: str) -> int:
     """901.9: {0} for the first roll of the turn, then {1}, {2}, ... for each earlier roll
     that player made as a special action this turn (rolls caused by effects don't count;
@@ -158,6 +173,25 @@ def _planeswalk_once(era: type[Era], state: GameState,
         pc, decks={k: tuple(v) for k, v in decks.items()}, face_up=face_up))
     for oid in face_up:
         state = state.with_object(evolve(state.obj(oid), controller=controller))
+    away: list[tuple[str, Effect]] = []  # "When you planeswalk away from ~" triggers
+    for oid in pc.face_up:
+        slug = state.obj(oid).card
+        effect = find_card(slug).planeswalk_away if slug else None
+        if effect is not None:
+            away.append((oid, effect))
+    if away and encountered is not None:
+        raise IllegalAction("", Violation(
+            "planechase.planeswalk", era.rule("planechase.planeswalk"),
+            "planeswalk.trigger-order",
+            f"planeswalking away from {away[0][0]} and encountering {encountered} trigger "
+            f"together, and the planar controller orders the two triggers: a choice this "
+            f"format can't state", {}), era.key)
+    for plane, effect in away:
+        # "When you planeswalk away from ~": triggers as the plane leaves; "you" is the
+        # planar controller who planeswalked (Sanctum of Serra).
+        trace.add("planechase.planeswalk", "planechase.planeswalk-away", plane=plane,
+                  controller=controller)
+        state = resolve_planar_effect(era, state, trace, effect, plane, controller)
     if encountered is not None:
         card = find_card(state.obj(encountered).card or "")
         trace.add("planechase.encounter", "planechase.encounter", phenomenon=encountered,
@@ -205,11 +239,13 @@ def resolve_planar_effect(era: type[Era], state: GameState, trace: Trace, effect
             if o.is_creature and o.controller == controller and o.tapped:
                 state = state.with_object(evolve(o, tapped=False))
         trace.add(None, "effect.untap", player=controller)
-    elif kind == "destroy-all-creatures":
+    elif kind in ("destroy-all-creatures", "destroy-nonland-permanents"):
         from engine.zones import move_object
 
         for o in state.battlefield():
-            if not o.is_creature:
+            spared = ("land" in o.types if kind == "destroy-nonland-permanents"
+                      else not o.is_creature)
+            if spared:
                 continue
             if "indestructible" in o.keywords:
                 trace.add_first(("keyword.indestructible", "spell.resolve"),

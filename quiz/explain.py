@@ -102,6 +102,13 @@ EVENTS: dict[str, Any] = {
                               "ability triggers."),
     "planechase.phenomenon-leaves": _("State-based action: the planar controller "
                                       "planeswalks away from %(phenomenon)s."),
+    "planechase.planeswalk-away": _("%(controller)s planeswalked away from %(plane)s: its "
+                                    "\"planeswalk away\" ability triggers and resolves."),
+    "planechase.damage-by-toughness": _("%(plane)s is face up: each creature assigns combat "
+                                        "damage equal to its toughness rather than its "
+                                        "power."),
+    "planechase.untap-skipped": _("%(plane)s is face up: %(player)s skips the untap step; "
+                                  "tapped permanents stay tapped."),
     "turn.step": _("The turn moves to the %(step)s step."),
     "turn.cleanup": _("Cleanup: damage wears off and \"until end of turn\" effects end."),
     "turn.begins": _("%(active)s's turn begins."),
