@@ -140,8 +140,9 @@ def knobs(version: ScenarioVersion, language: str) -> list[Knob]:
 
 
 def apply_knobs(version: ScenarioVersion, data: Any) -> dict[str, Any]:
+    """The document with the learner's changes. Parameters stay: what is not changed keeps
+    its default (the knobs show variant 0), and a changed value replaces its $reference."""
     doc = copy.deepcopy(version.document)
-    doc.pop("params", None)
     for i, obj in enumerate(doc["setup"].get("battlefield", [])):
         for field_name in ("power", "toughness", "loyalty"):
             raw = data.get(f"bf-{i}-{field_name}")

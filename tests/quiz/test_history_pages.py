@@ -49,3 +49,31 @@ def test_what_if_in_an_era_the_scenario_does_not_run_in_says_so() -> None:
     assert result["errors"] == [
         "Not every card and mechanic of this scenario exists under the Lorwyn (2007-10-01) "
         "rules."]
+
+
+def test_every_library_scenario_runs_in_what_if_as_it_stands() -> None:
+    """Opening the what-if page runs the scenario with its controls as they are; a
+    scenario with parameters (a loyalty of $l, a card of $walker) runs at its defaults."""
+    from scenarios.library import LIBRARY, read_document
+
+    failures = []
+    for path in sorted(LIBRARY.glob("*/*.yaml")):
+        document = read_document(path)
+        version = ScenarioFactory(slug=document["id"], document=document).current_version
+        era = list(version.answer_keys)[-1]
+        result = history.what_if(version, era, {}, "en")
+        if result["errors"]:
+            failures.append((path.stem, result["errors"]))
+    assert not failures, failures
+
+
+def test_what_if_changes_a_value_a_parameter_gave() -> None:
+    from scenarios.library import LIBRARY, read_document
+
+    document = read_document(LIBRARY / "planechase/pc-great-forest-rhino-tramples-garruk.yaml")
+    version = ScenarioFactory(slug=document["id"], document=document).current_version
+    garruk = next(i for i, o in enumerate(document["setup"]["battlefield"])
+                  if o["id"] == "garruk")
+    result = history.what_if(version, "fdn-2024", {f"bf-{garruk}-loyalty": "5"}, "en")
+    assert not result["errors"]
+    assert ("Garruk Wildspeaker", "battlefield", 5, 0) in result["objects"]
