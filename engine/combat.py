@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from engine.damage import Source, deal_damage, deal_damage_all
 from engine.eras import Era
 from engine.errors import Violation
-from engine.planechase import plane_statics
+from engine.planechase import effective_power, plane_statics
 from engine.state import Combat, GameState, Obj, PendingDamage, evolve
 from engine.trace import Trace
 
@@ -64,9 +64,9 @@ def attacker_violation(era: type[Era], state: GameState, oid: str) -> Violation 
     plane = _power_restriction(state, obj)
     if plane is not None:
         return _v(era, "combat.attack-restriction", "attack.plane-restriction",
-                  f"{oid} has power {obj.power}: {plane} says creatures with power "
-                  f"{_min_power(state, plane)} or greater can't attack", attacker=oid,
-                  plane=plane)
+                  f"{oid} has power {effective_power(state, obj)}: {plane} says creatures "
+                  f"with power {_min_power(state, plane)} or greater can't attack",
+                  attacker=oid, plane=plane)
     return None
 
 
@@ -74,7 +74,7 @@ def _power_restriction(state: GameState, obj: Obj) -> str | None:
     """The face-up plane whose static ability stops this creature from attacking or
     blocking (Hedron Fields of Agadeem: power 7 or greater), if any."""
     for plane, effect in plane_statics(state, "cant-attack-or-block"):
-        if (obj.power or 0) >= int(effect.get("min_power", 0)):
+        if (effective_power(state, obj) or 0) >= int(effect.get("min_power", 0)):
             return plane
     return None
 
@@ -235,9 +235,9 @@ def blocker_violation(era: type[Era], state: GameState, blocker: str, attacker: 
     plane = _power_restriction(state, b)
     if plane is not None:
         return _v(era, "combat.block-restriction", "block.plane-restriction",
-                  f"{blocker} has power {b.power}: {plane} says creatures with power "
-                  f"{_min_power(state, plane)} or greater can't block", blocker=blocker,
-                  attacker=attacker, plane=plane)
+                  f"{blocker} has power {effective_power(state, b)}: {plane} says creatures "
+                  f"with power {_min_power(state, plane)} or greater can't block",
+                  blocker=blocker, attacker=attacker, plane=plane)
     return None
 
 
@@ -342,7 +342,7 @@ def _damage_amount(state: GameState, obj: Obj) -> int:
     assigns none."""
     if plane_statics(state, "combat-damage-by-toughness"):
         return max(0, obj.toughness or 0)
-    return max(0, obj.power or 0)
+    return max(0, effective_power(state, obj) or 0)
 
 
 def _lethal(era: type[Era], attacker: Obj, blocker: Obj, others: int) -> int:
@@ -695,6 +695,9 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
     out: list[Assigned] = []
     for plane, _effect in plane_statics(state, "combat-damage-by-toughness"):
         trace.add("planechase.plane-abilities", "planechase.damage-by-toughness", plane=plane)
+    for plane, effect in plane_statics(state, "creatures-get-power"):
+        trace.add("planechase.plane-abilities", "planechase.creatures-get-power", plane=plane,
+                  amount=int(effect.get("amount", 0)))
     for attacker in _assign_order(state):
         obj = state.obj(attacker)
         if not _assigns_in(obj, first_strike, combat):

@@ -49,6 +49,16 @@ def plane_statics(state: GameState, kind: str) -> list[tuple[str, Effect]]:
     return out
 
 
+def effective_power(state: GameState, obj: Obj) -> int | None:
+    """A creature's power with the face-up planes' changes applied (The Hippodrome: all
+    creatures get -5/-0; a power-changing effect, layer 7c, 613.4c). Other objects, and
+    creatures with no power, are unchanged."""
+    if obj.power is None or not obj.is_creature:
+        return obj.power
+    return obj.power + sum(int(e.get("amount", 0))
+                           for _plane, e in plane_statics(state, "creatures-get-power"))
+
+
 def roll_cost(state: GameState, player: str) -> int:
     """901.9: {0} for the first roll of the turn, then {1}, {2}, ... for each earlier roll
     that player made as a special action this turn (rolls caused by effects don't count;

@@ -31,6 +31,7 @@ from django.utils.translation import gettext, gettext_noop, override
 from django.utils.translation import ngettext as django_ngettext
 
 from engine.eras import find_era
+from engine.planechase import effective_power
 from engine.state import GameState, Obj
 
 __all__ = ["Board", "render_board"]
@@ -426,7 +427,7 @@ class _Drawing:
         for t in _types(o):
             word = _type_word(t)
             if t == "creature" and o.power is not None and o.toughness is not None:
-                word = f"{word} {o.power}/{o.toughness}"
+                word = f"{word} {effective_power(self.state, o)}/{o.toughness}"
             parts.append(word)
         parts += [_keyword_word(k) for k in _keywords(o)]
         if o.is_planeswalker:
@@ -588,7 +589,7 @@ class _Drawing:
         # Bottom right: badges, right to left.
         right = x + w - 7
         if o.is_creature and o.power is not None and o.toughness is not None:
-            pt = f"{o.power}/{o.toughness}"
+            pt = f"{effective_power(self.state, o)}/{o.toughness}"  # as a face-up plane sets it
             bw = max(34.0, _text_width(pt, 13, True) + 12)
             out.append(f'<g class="board-badge board-badge--pt"><rect x="{_num(right - bw)}" '
                        f'y="{_num(y + h - 29)}" width="{_num(bw)}" height="22" rx="5"/>'

@@ -107,6 +107,9 @@ EVENTS: dict[str, Any] = {
     "planechase.damage-by-toughness": _("%(plane)s is face up: each creature assigns combat "
                                         "damage equal to its toughness rather than its "
                                         "power."),
+    "planechase.creatures-get-power": _("%(plane)s is face up: every creature's power "
+                                        "changes by %(amount)s, and a creature with power 0 "
+                                        "or less assigns no combat damage."),
     "planechase.untap-skipped": _("%(plane)s is face up: %(player)s skips the untap step; "
                                   "tapped permanents stay tapped."),
     "turn.step": _("The turn moves to the %(step)s step."),

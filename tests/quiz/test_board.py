@@ -462,3 +462,19 @@ def test_every_library_board_draws_in_every_era(language):
                         assert (name.get(language) or name["en"]) in words, (path.stem, era, o.id)
                 drawn += 1
     assert drawn > 500
+
+
+def test_a_face_up_hippodrome_shows_in_every_creatures_power():
+    doc = {"format": 1, "id": "hippo-board", "topic": "planechase", "difficulty": 1,
+           "title": {"en": "t"}, "setup": {
+               "turn": {"active": "alice", "step": "main1"},
+               "players": [{"id": "alice", "life": 20}, {"id": "bob", "life": 20}],
+               "battlefield": [{"id": "wurm", "card": "craw-wurm", "controller": "alice"}],
+               "command": [{"id": "hippo", "card": "the-hippodrome", "owner": "alice"}],
+               "planechase": {"decks": {"alice": []}, "face_up": "hippo"}},
+           "actions": [], "questions": [{"id": "q", "kind": "number", "ask": {"en": "q"},
+                                         "answer": {"life": "bob"}}]}
+    state = parse(doc).variant(0).state
+    board = render_board(state, era_key="fdn-2024", language="en")
+    assert ">1/4<" in board.svg  # Craw Wurm is 6/4; The Hippodrome: all creatures get -5/-0
+    assert "1/4" in " ".join(board.description)
