@@ -73,6 +73,8 @@ def attacker_violation(era: type[Era], state: GameState, oid: str) -> Violation 
 def _power_restriction(state: GameState, obj: Obj) -> str | None:
     """The face-up plane whose static ability stops this creature from attacking or
     blocking (Hedron Fields of Agadeem: power 7 or greater), if any."""
+    if state.planechase is None:
+        return None
     for plane, effect in plane_statics(state, "cant-attack-or-block"):
         if (effective_power(state, obj) or 0) >= int(effect.get("min_power", 0)):
             return plane
@@ -340,6 +342,8 @@ def _damage_amount(state: GameState, obj: Obj) -> int:
     """The combat damage a creature assigns: its power (510.1a), or its toughness while a
     face-up plane says so (The Great Forest; power itself is unchanged); 0 or less
     assigns none."""
+    if state.planechase is None:  # no plane, no change: the common case, kept fast
+        return max(0, obj.power or 0)
     if plane_statics(state, "combat-damage-by-toughness"):
         return max(0, obj.toughness or 0)
     return max(0, effective_power(state, obj) or 0)
@@ -693,11 +697,13 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
     assert combat is not None
     ctx = StepContext()
     out: list[Assigned] = []
-    for plane, _effect in plane_statics(state, "combat-damage-by-toughness"):
-        trace.add("planechase.plane-abilities", "planechase.damage-by-toughness", plane=plane)
-    for plane, effect in plane_statics(state, "creatures-get-power"):
-        trace.add("planechase.plane-abilities", "planechase.creatures-get-power", plane=plane,
-                  amount=int(effect.get("amount", 0)))
+    if state.planechase is not None:
+        for plane, _effect in plane_statics(state, "combat-damage-by-toughness"):
+            trace.add("planechase.plane-abilities", "planechase.damage-by-toughness",
+                      plane=plane)
+        for plane, effect in plane_statics(state, "creatures-get-power"):
+            trace.add("planechase.plane-abilities", "planechase.creatures-get-power",
+                      plane=plane, amount=int(effect.get("amount", 0)))
     for attacker in _assign_order(state):
         obj = state.obj(attacker)
         if not _assigns_in(obj, first_strike, combat):

@@ -53,7 +53,7 @@ def effective_power(state: GameState, obj: Obj) -> int | None:
     """A creature's power with the face-up planes' changes applied (The Hippodrome: all
     creatures get -5/-0; a power-changing effect, layer 7c, 613.4c). Other objects, and
     creatures with no power, are unchanged."""
-    if obj.power is None or not obj.is_creature:
+    if obj.power is None or state.planechase is None or not obj.is_creature:
         return obj.power
     return obj.power + sum(int(e.get("amount", 0))
                            for _plane, e in plane_statics(state, "creatures-get-power"))
