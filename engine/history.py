@@ -37,11 +37,10 @@ class RuleMove:
 
 def moved_rules(era: str) -> list[RuleMove]:
     """Rules that appeared, were renumbered or were removed by the update opening
-    ``era`` (compared with the era before)."""
+    ``era`` (compared with the era before; the first era has none before it)."""
     i = ERA_KEYS.index(era)
     if i == 0:
-        return [RuleMove(k, None, rulebook.number(k, era)) for k in sorted(rulebook.catalogue())
-                if rulebook.exists(k, era)]
+        return []
     prev = ERA_KEYS[i - 1]
     out = []
     for key in sorted(rulebook.catalogue()):

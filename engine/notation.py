@@ -513,7 +513,20 @@ def _planechase(raw: Any, objects: Mapping[str, Obj], players: Mapping[str, Play
         communal = False
     decks_raw = raw.get("decks", {})
     decks: dict[str, tuple[str, ...]] = {}
-    placed: dict[str, str] = {}
+    placed: dict[str, str] = {}  # plane or phenomenon id -> where the setup puts it
+
+    def planar_card(oid: Any, at: str) -> Obj | None:
+        """The plane or phenomenon ``oid``, if it is one of `setup.command` not placed
+        yet (else an error at ``at``)."""
+        obj = objects.get(oid)
+        if obj is None or obj.zone != "command":
+            err.add(at, f"{oid!r} is not a plane or phenomenon of `setup.command`")
+            return None
+        if oid in placed:
+            err.add(at, f"{oid} is already in {placed[oid]}")
+            return None
+        return obj
+
     if not isinstance(decks_raw, dict):
         err.add(f"{path}.decks", "`decks` is a mapping player -> list of plane ids, top first")
         decks_raw = {}
@@ -527,13 +540,10 @@ def _planechase(raw: Any, objects: Mapping[str, Obj], players: Mapping[str, Play
             err.add(at, "a planar deck is a list of plane or phenomenon ids, top first")
             continue
         for j, oid in enumerate(ids):
-            obj = objects.get(oid)
-            if obj is None or obj.zone != "command":
-                err.add(f"{at}[{j}]", f"{oid!r} is not a plane or phenomenon of "
-                                      f"`setup.command`")
-            elif oid in placed:
-                err.add(f"{at}[{j}]", f"{oid} is already in {placed[oid]}")
-            elif not communal and obj.owner != owner:
+            obj = planar_card(oid, f"{at}[{j}]")
+            if obj is None:
+                continue
+            if not communal and obj.owner != owner:
                 err.add(f"{at}[{j}]", f"{oid} is owned by {obj.owner}: it goes in their deck")
             else:
                 placed[oid] = at
@@ -543,13 +553,7 @@ def _planechase(raw: Any, objects: Mapping[str, Obj], players: Mapping[str, Play
     if face_up_raw is not None:
         items = face_up_raw if isinstance(face_up_raw, list) else [face_up_raw]
         for oid in items:
-            obj = objects.get(oid)
-            if obj is None or obj.zone != "command":
-                err.add(f"{path}.face_up", f"{oid!r} is not a plane or phenomenon of "
-                                           f"`setup.command`")
-            elif oid in placed:
-                err.add(f"{path}.face_up", f"{oid} is also in {placed[oid]}")
-            else:
+            if planar_card(oid, f"{path}.face_up") is not None:
                 placed[oid] = "face_up"
         face_up = tuple(items)
     for obj in planar:

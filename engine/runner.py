@@ -96,12 +96,12 @@ def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
                             action.args["result"], bool(action.args.get("effect", False)))
     if k == "planeswalk":
         from engine.planechase import planeswalk
-        from engine.planechase import roll_violation as _rv
 
         if state.planechase is None:
-            raise IllegalAction(action.path, _rv(era, state, state.turn.active) or Violation(
-                "planechase.planeswalk", era.rule("planechase.planeswalk"), "no-planechase",
-                "this game is not a Planechase game", {}), era.key)
+            raise IllegalAction(action.path, Violation(
+                "planechase.planeswalk", era.rule("planechase.planeswalk"),
+                "planeswalk.no-planechase", "this game is not a Planechase game", {}),
+                era.key)
         return planeswalk(era, state, trace)
     raise DocumentError.at(action.path, f"unknown action {k!r}")
 

@@ -128,9 +128,11 @@ def check(era: type[Era], state: GameState, trace: Trace,
             state = move_object(state, oid, "graveyard", trace, rule_key=key, event=event,
                                 destroyed=oid in destroy)
         # 704.3 repeats the check until no state-based action applies. In this engine no
-        # characteristic depends on another permanent (no static abilities are modelled),
-        # so a pass that only put permanents into graveyards can't have made a new
-        # condition true: the next pass would find nothing.
+        # characteristic depends on another permanent (no permanent's static ability is
+        # modelled; a face-up plane's are, but planes never leave during this check and
+        # change no toughness, loyalty or defense), so a pass that only put permanents
+        # into graveyards can't have made a new condition true: the next pass would find
+        # nothing.
         return state, asked
     raise DocumentError(ErrorItem("", "state-based actions did not settle"))
 

@@ -18,6 +18,7 @@ from engine.eras import ERA_KEYS, ERAS, find_era
 from engine.history import changes, first_divergence, moved_rules
 from engine.notation import render_text
 from engine.runner import run_variant
+from quiz.board import player_label
 from quiz.explain import explain_trace
 from quiz.presenters import answer_display, era_label, object_names
 from quiz.services import scenario_of
@@ -44,7 +45,7 @@ def timeline(language: str) -> list[dict[str, Any]]:
         out.append({
             "key": era.key, "name": era.name, "set": era.set_code, "date": era.effective,
             "changes": changes(era.key, language),
-            "moved": [m for m in moved_rules(era.key) if era.key != ERA_KEYS[0]],
+            "moved": moved_rules(era.key),
             "scenarios": [(s, s.title(language)) for s in published
                           if s.current_version and differs(s.current_version, era.key)],
         })
@@ -60,7 +61,7 @@ class Comparison:
 def comparison(version: ScenarioVersion, language: str) -> Comparison:
     scenario = scenario_of(version)
     variant = scenario.variant(0)
-    eras = [e for e in ERA_KEYS if e in version.answer_keys]
+    eras = version.eras_in_order
     result = Comparison(eras=[(e, era_label(e)) for e in eras])
     names = object_names(variant, language)
     for q in variant.questions:
@@ -194,7 +195,7 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
     names = object_names(variant, language)
     return {
         "errors": [],
-        "life": [(p.capitalize(), state.life(p)) for p in state.players],
+        "life": [(player_label(state, p), state.life(p)) for p in state.players],
         "objects": [(o.display_name(language), ZONE_NAMES.get(o.zone, o.zone),
                      o.current_loyalty if o.is_planeswalker
                      else None, o.damage) for o in state.objects.values()

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from engine.eras import ERA_KEYS
 from engine.notation import TOPICS
 
 TOPIC_LABELS = {
@@ -148,3 +149,9 @@ class ScenarioVersion(models.Model):
     @property
     def is_published(self) -> bool:
         return self.published_at is not None
+
+    @property
+    def eras_in_order(self) -> list[str]:
+        """The eras this version is asked in, oldest first (a document may list them in
+        any order)."""
+        return [e for e in ERA_KEYS if e in self.eras]

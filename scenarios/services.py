@@ -109,7 +109,7 @@ def scenario_import(*, document: Any, author: AbstractBaseUser | None = None,
     latest = scenario.latest_version()
     if latest is not None and latest.content_hash == digest:
         if publish and not latest.is_published:
-            scenario_publish(scenario=scenario, version=latest)
+            scenario_publish(scenario=scenario, version=latest, report=report)
         return ImportResult(scenario, latest, "unchanged")
     version = _new_version(scenario=scenario, document=document, report=report,
                            digest=digest, author=author)
@@ -118,8 +118,8 @@ def scenario_import(*, document: Any, author: AbstractBaseUser | None = None,
     if source_path:
         scenario.source_path = source_path
     scenario.save()
-    if publish:
-        scenario_publish(scenario=scenario, version=version)
+    if publish:  # validated above, and found publishable
+        scenario_publish(scenario=scenario, version=version, report=report)
     return ImportResult(scenario, version, "created" if created else "updated")
 
 
@@ -137,11 +137,13 @@ def _new_version(*, scenario: Scenario, document: Any, report: Report, digest: s
 
 
 @transaction.atomic
-def scenario_publish(*, scenario: Scenario, version: ScenarioVersion) -> ScenarioVersion:
+def scenario_publish(*, scenario: Scenario, version: ScenarioVersion,
+                     report: Report | None = None) -> ScenarioVersion:
     """Make ``version`` the published one: it must be valid, complete in all three
-    languages and agree with the engine."""
+    languages and agree with the engine. ``report``: the validation of this very document,
+    when the caller has just made it (an import), so that it isn't run twice."""
     if version.published_at is None:
-        report = scenario_validate(document=version.document)
+        report = report or scenario_validate(document=version.document)
         if not report.publishable:
             raise NotPublishable(report)
         version.published_at = timezone.now()

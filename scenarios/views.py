@@ -133,8 +133,7 @@ def _editor(request: HttpRequest, scenario: Scenario | None) -> HttpResponse:
             messages.error(request, _("The document has errors: nothing was saved. "
                                       "See the preview."))
         except NotPublishable as err:
-            draft = scenario_import(document=editing.parse_source(source),
-                                    author=request.user, publish=False)
+            draft = scenario_import(document=document, author=request.user, publish=False)
             messages.warning(request, _("Saved as draft version %(n)s, but not published: "
                                         "%(why)s") % {"n": draft.version.number,
                                                       "why": err})
@@ -392,14 +391,13 @@ def form_edit(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, _("Some fields need fixing: see the messages next to "
                                       "them."))
         else:
-            source = dump_document(document)
-            preview = _preview_context(source, None, get_language())
             try:
                 result = scenario_import(document=document, author=request.user,
                                          publish=False)
             except ScenarioInvalid:
                 messages.error(request, _("The document has errors: nothing was saved. "
                                           "See the preview."))
+                preview = _preview_context(dump_document(document), None, get_language())
             else:
                 messages.success(request, _("Saved as draft version %(n)s.")
                                  % {"n": result.version.number})

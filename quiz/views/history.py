@@ -8,7 +8,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from engine import rulebook
-from engine.eras import CURRENT, ERA_KEYS, ERAS
+from engine.eras import CURRENT, ERAS
 from quiz import history
 from scenarios.models import Scenario
 
@@ -30,7 +30,7 @@ def scenario_eras(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = _published(slug)
     version = scenario.current_version
     assert version is not None
-    eras = [e for e in ERA_KEYS if e in version.eras]
+    eras = version.eras_in_order
     era_a = request.GET.get("a") if request.GET.get("a") in eras else eras[0]
     default_b = eras[-1] if eras[-1] != era_a else eras[0]
     era_b = request.GET.get("b") if request.GET.get("b") in eras else default_b
@@ -55,7 +55,7 @@ def what_if(request: HttpRequest, slug: str) -> HttpResponse:
     version = scenario.current_version
     assert version is not None
     language = get_language()
-    eras = [e for e in ERA_KEYS if e in version.eras]
+    eras = version.eras_in_order
     era = request.GET.get("era") if request.GET.get("era") in eras else (
         CURRENT.key if CURRENT.key in eras else eras[-1])
     knobs = history.knobs(version, language)
