@@ -22,4 +22,7 @@ LOGGING = {
 # locking as a real deployment instead of the shared-cache in-memory database's
 # "database table is locked". pytest-django gives each xdist worker its own file.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".pytest-db.sqlite3")}
+    # DJANGO_TEST_SQLITE_PATH lets two suites run side by side on one checkout.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("DJANGO_TEST_SQLITE_PATH") or str(BASE_DIR / ".pytest-db.sqlite3")
+    }
