@@ -1,8 +1,8 @@
-"""The board picture (quiz.board): layout facts, escaping, words, and valid markup."""
+"""The board picture (quiz.board): layout facts, escaping, words, valid markup, nothing cut
+short, the narrow arrangement for phones, and cards that open their texts."""
 
 import dataclasses
 import re
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -165,15 +165,23 @@ def test_card_names_are_localized(firecat_board, language, garruk, bears):
     assert any(garruk in line for line in board.description)
 
 
-def test_a_long_name_is_cut_with_an_ellipsis_and_kept_whole_in_the_title():
-    long = obj("wall", "Wall of Extraordinarily Long Names and Many Stones", ("creature",),
-               "bob", power=0, toughness=7)
+def test_a_long_name_takes_more_lines_and_stays_whole_in_the_title():
+    long = obj("wall", "Wall of Extraordinarily Long Names", ("creature",), "bob", power=0,
+               toughness=7)
     root = tree(render_board(two_player(long), era_key="m10-2009", language="en"))
     card = by_class(root, "board-card")[0]
-    name = "".join(by_class(card, "board-card-name")[0].itertext())
-    assert name.endswith("…") and len(name) < 30
-    assert card.find(f"{SVG}title").text.startswith(
-        "Wall of Extraordinarily Long Names and Many Stones (")
+    lines = ["".join(t.itertext()) for t in by_class(card, "board-card-name")]
+    assert len(lines) > 1 and " ".join(lines) == "Wall of Extraordinarily Long Names"
+    assert card.find(f"{SVG}title").text.startswith("Wall of Extraordinarily Long Names (")
+
+
+def test_only_a_name_longer_than_three_lines_is_cut():
+    long = obj("wall", "Wall of Extraordinarily Long Names and of Many Many Stones Stacked",
+               ("creature",), "bob", power=0, toughness=7)
+    root = tree(render_board(two_player(long), era_key="m10-2009", language="en"))
+    card = by_class(root, "board-card")[0]
+    lines = ["".join(t.itertext()) for t in by_class(card, "board-card-name")]
+    assert len(lines) == 3 and lines[-1].endswith("…")
 
 
 def test_the_active_language_is_restored():
@@ -410,7 +418,7 @@ def test_planeswalker_heavy_board_in_italian():
         assert any(w.display_name("it") in line for line in board.description)
 
 
-def test_renders_fast():
+def test_a_crowded_board_is_well_formed_with_unique_ids():
     objects = [obj(f"c{i}", f"Creature {i}", ("creature",), "alice" if i < 3 else "bob",
                    power=3, toughness=3, keywords=frozenset({"trample", "deathtouch"}),
                    damage=1, tapped=i < 2) for i in range(6)]
@@ -418,12 +426,11 @@ def test_renders_fast():
                     counters={"loyalty": 3}) for i in range(4)]
     state = two_player(*objects, combat=Combat(
         attackers={"c0": "p0", "c1": "bob", "c2": None}, blockers={"c0": ("c3", "c4")}))
-    render_board(state, era_key="m10-2009", language="it")
-    start = time.perf_counter()
-    for _ in range(20):
-        render_board(state, era_key="m10-2009", language="it")
-    # About half a millisecond here; the bound only catches a gross regression.
-    assert (time.perf_counter() - start) / 20 < 0.005
+    for narrow in (False, True):
+        root = tree(render_board(state, era_key="m10-2009", language="it", narrow=narrow))
+        ids = [el.get("id") for el in root.iter() if el.get("id")]
+        assert len(ids) == len(set(ids))
+        assert len(by_class(root, "board-card")) == 10
 
 
 def test_a_planechase_board_shows_the_face_up_plane_and_the_planar_controller() -> None:
@@ -478,3 +485,187 @@ def test_a_face_up_hippodrome_shows_in_every_creatures_power():
     board = render_board(state, era_key="fdn-2024", language="en")
     assert ">1/4<" in board.svg  # Craw Wurm is 6/4; The Hippodrome: all creatures get -5/-0
     assert "1/4" in " ".join(board.description)
+
+
+# -- nothing cut short ------------------------------------------------------------------------
+
+def test_every_keyword_is_written_out_in_full_on_its_card():
+    every = frozenset({"flying", "first-strike", "vigilance", "trample", "haste", "lifelink",
+                       "deathtouch", "menace", "reach", "indestructible"})
+    angel = obj("angel", "Akroma, Angel of Wrath", ("creature",), "alice", power=6,
+                toughness=6, keywords=every)
+    for language in ("en", "it", "es"):
+        for narrow in (False, True):
+            board = render_board(two_player(angel), era_key="mh2-2021", language=language,
+                                 narrow=narrow)
+            card = by_class(tree(board), "board-card")[0]
+            written = " ".join("".join(t.itertext())
+                               for t in by_class(card, "board-card-keywords"))
+            assert "…" not in written
+            with translation.override(language):
+                from quiz.board.words import keyword_word, object_keywords
+
+                for k in object_keywords(angel):
+                    assert keyword_word(k) in written, (language, k)
+
+
+def _cut_texts(root: ET.Element) -> list[str]:
+    return [t for t in texts(root) if "…" in t]
+
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_no_library_board_cuts_a_word_short(language):
+    """Every library board, in every era it is asked in, wide and narrow: no text ends in
+    an ellipsis, and each card's keywords are all written out."""
+    from engine.runner import play_declarations, scenario_eras
+    from quiz.board.words import keyword_word, object_keywords
+
+    checked = 0
+    with translation.override(language):
+        for path in sorted(LIBRARY.glob("*/*.yaml")):
+            scenario = parse(yaml.safe_load(path.read_text(encoding="utf-8")))
+            variant = scenario.variant(0)
+            for era in scenario_eras(scenario, variant):
+                state = play_declarations(find_era(era), variant)
+                for narrow in (False, True):
+                    root = tree(render_board(state, era_key=era, language=language,
+                                             narrow=narrow))
+                    assert _cut_texts(root) == [], (path.stem, era, narrow)
+                    cards = {el.get("data-object"): el for el in by_class(root, "board-card")}
+                    for oid, card in cards.items():
+                        written = " ".join("".join(t.itertext())
+                                           for t in by_class(card, "board-card-keywords"))
+                        for k in object_keywords(state.objects[oid]):
+                            assert keyword_word(k) in written, (path.stem, era, oid, k)
+                    checked += 1
+    assert checked > 1000
+
+
+# -- zones: damage, hands, the stack ----------------------------------------------------------
+
+def test_hand_and_graveyard_sizes_are_counted_in_the_players_panel():
+    bolt = obj("bolt", "Lightning Bolt", ("instant",), "alice", zone="hand", card="lightning-bolt")
+    shock = obj("shock", "Shock", ("instant",), "alice", zone="hand", card="shock")
+    dead = obj("dead", "Bear", ("creature",), "bob", zone="graveyard", power=2, toughness=2)
+    state = two_player(bolt, shock, dead)
+    for narrow in (False, True):
+        board = render_board(state, era_key="dom-2018", language="en", narrow=narrow)
+        panels = {el.get("data-player"): el for el in by_class(tree(board), "board-panel")}
+        assert "Hand: 2" in texts(panels["alice"])
+        assert "Graveyard: 1" in texts(panels["bob"])
+        assert not any("Hand" in t for t in texts(panels["bob"]))
+    assert "Alice's hand: Lightning Bolt, Shock." in board.description
+
+
+def test_a_spell_on_the_stack_is_drawn_as_a_card_in_a_stack_band():
+    bolt = obj("bolt", "Lightning Bolt", ("instant",), "alice", zone="stack",
+               card="lightning-bolt")
+    for narrow in (False, True):
+        board = render_board(two_player(bolt), era_key="dom-2018", language="en",
+                             narrow=narrow, card_ids={"bolt": "card-text-1"})
+        root = tree(board)
+        assert by_class(root, "board-stack")
+        cards = by_class(root, "board-card")
+        assert [c.get("data-object") for c in cards] == ["bolt"]
+        assert cards[0].get("data-card-text") == "card-text-1"
+    assert "On the stack, owned by Alice: Lightning Bolt." in board.description
+
+
+def test_marked_damage_is_written_even_beside_two_badges():
+    gideon = obj("gideon", "Gideon Jura", ("creature", "planeswalker"), "bob", power=6,
+                 toughness=6, damage=3, loyalty=6, counters={"loyalty": 6})
+    for language in ("en", "it", "es"):
+        board = render_board(two_player(gideon), era_key="dom-2018", language=language)
+        card = by_class(tree(board), "board-card")[0]
+        damage = texts(by_class(card, "board-card-damage")[0])
+        assert damage and "3" in damage[0] and "…" not in damage[0]
+
+
+# -- the narrow arrangement -------------------------------------------------------------------
+
+PHONE_BOARD_PX = 390 - 24
+"""The board's width on a 390 px phone: the page's side padding taken off."""
+
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_the_narrow_board_draws_names_and_numbers_at_11_px_or_more_on_a_phone(language):
+    """At 390 px the narrow board is drawn at (at least) its viewBox width's scale: the
+    smallest name and number sizes, times that scale, reach 11 px."""
+    from quiz.board.layout import NARROW_W
+    from quiz.board.pieces import FONT_NAME_SMALL, FONT_ZONES
+
+    scale = PHONE_BOARD_PX / NARROW_W
+    assert min(FONT_NAME_SMALL, FONT_ZONES, 13) * scale >= 11
+    state = scenario_state("trample-into-planeswalkers/firecat-double-block-garruk.yaml")
+    root = tree(render_board(state, era_key="m10-2009", language=language, narrow=True))
+    assert root.get("viewBox").split()[2] == str(NARROW_W)
+    assert "board-svg--narrow" in classes(root)
+    sizes = {"board-card-name": 12.5, "board-card-name--s": 11.0}
+    for el in by_class(root, "board-card-name"):
+        size = min(v for k, v in sizes.items() if k in classes(el))
+        assert size * scale >= 11
+
+
+def test_the_narrow_board_has_two_cards_a_row_and_teammates_side_by_side():
+    state = scenario_state("two-headed-giant/thg-block-for-teammate.yaml", "dom-2018")
+    root = tree(render_board(state, era_key="dom-2018", language="en", narrow=True))
+    tags = {el.get("data-player"): el for el in by_class(root, "board-tag")}
+    y = {pid: float(t.find(f"{SVG}rect").get("y")) for pid, t in tags.items()}
+    x = {pid: float(t.find(f"{SVG}rect").get("x")) for pid, t in tags.items()}
+    assert y["bob"] == y["dave"] and x["bob"] < x["dave"]
+    assert y["bob"] < y["alice"]
+    frames = [el for el in by_class(root, "board-card-frame")]
+    assert len({f.get("x") for f in frames}) <= 2
+
+
+def test_in_the_narrow_board_an_attack_on_a_player_is_a_labelled_arrow():
+    bear = obj("bear", "Bear", ("creature",), "alice", power=2, toughness=2, tapped=True)
+    state = two_player(bear, combat=Combat(attackers={"bear": "bob"}, defending={"bear": "bob"}))
+    root = tree(render_board(state, era_key="m10-2009", language="en", narrow=True))
+    stub = by_class(root, "board-link--player")
+    assert len(stub) == 1 and texts(stub[0]) == ["attacking Bob"]
+    assert by_class(stub[0], "board-arrow--attack")
+
+
+# -- cards that open their texts --------------------------------------------------------------
+
+def test_cards_with_a_text_are_focusable_buttons_described_by_it(firecat_board):
+    ids = {"garruk": "card-text-1", "firecat": "card-text-2"}
+    root = tree(render_board(firecat_board, era_key="m10-2009", language="en", card_ids=ids))
+    assert root.get("role") == "group"
+    cards = {el.get("data-object"): el for el in by_class(root, "board-card")}
+    garruk = cards["garruk"]
+    assert garruk.get("tabindex") == "0" and garruk.get("role") == "button"
+    assert garruk.get("aria-describedby") == "card-text-1"
+    assert garruk.get("data-card-text") == "card-text-1"
+    assert garruk.get("aria-label") is None  # named by its words, as drawn
+    assert garruk.find(f"{SVG}title") is None
+    # a card without a text keeps its tooltip and is not a tab stop
+    assert cards["bears"].get("tabindex") is None
+    assert cards["bears"].find(f"{SVG}title") is not None
+
+
+def test_without_card_texts_the_board_is_a_plain_image(firecat_board):
+    root = tree(render_board(firecat_board, era_key="m10-2009", language="en"))
+    assert root.get("role") == "img"
+    assert not [el for el in root.iter() if el.get("tabindex")]
+
+
+def test_in_the_narrow_board_an_arrow_goes_round_the_cards_in_its_way(firecat_board):
+    """Garruk is behind Bob's two blockers (two cards a row): the attack arrow runs along
+    the board's edge into Garruk's side instead of over a blocker's name."""
+    root = tree(render_board(firecat_board, era_key="m10-2009", language="en", narrow=True))
+    frames = {el.get("data-object"): by_class(el, "board-card-frame")[0]
+              for el in by_class(root, "board-card")}
+
+    def inside(x: float, y: float, oid: str) -> bool:
+        f = frames[oid]
+        fx, fy, fw, fh = (float(f.get(k)) for k in ("x", "y", "width", "height"))
+        return fx + 4 < x < fx + fw - 4 and fy + 4 < y < fy + fh - 4
+
+    attack = by_class(root, "board-arrow--attack")[0].get("d")
+    points = [tuple(map(float, pair.split(","))) for pair in re.findall(r"-?[\d.]+,-?[\d.]+",
+                                                                         attack)]
+    assert len(points) > 4  # a path with corners, not one curve
+    for x, y in points:
+        assert not inside(x, y, "bears") and not inside(x, y, "blocker2")
