@@ -329,6 +329,7 @@ class Options:
     blocked: bool
     split_team: bool                 # 810.7f: one player of the team gets it all
     reason: str                      # code for the trace when it assigns nothing
+    trample: bool = False            # for saying why a recipient is not allowed
 
     @property
     def recipients(self) -> tuple[str, ...]:
@@ -390,7 +391,7 @@ def options(era: type[Era], state: GameState, attacker: str,
         beyond_top = defending  # 702.19e: the planeswalker left combat
     blocked = attacker in combat.blocked
     empty = Options(attacker, power, (), (), (), False, (), None, 0, (), blocked, split_team,
-                    "")
+                    "", trample)
     if not blocked:
         if target is None:
             if beyond_top:
@@ -413,7 +414,7 @@ def options(era: type[Era], state: GameState, attacker: str,
         return evolve(empty, reason="blockers-gone")
     return Options(attacker, power, blockers, lethal, trample_lethal, ordered, beyond,
                    beyond_top, need, (), True, split_team,
-                   "" if (blockers or beyond or beyond_top) else "trample-nowhere")
+                   "" if (blockers or beyond or beyond_top) else "trample-nowhere", trample)
 
 
 def step_context(era: type[Era], state: GameState, attacker: str) -> StepContext:
@@ -470,12 +471,14 @@ def _check(era: type[Era], opts: Options, assignment: dict[str, int]) -> Violati
     allowed = set(opts.recipients)
     for r in amounts:
         if r not in allowed:
-            return _v(era, *_why_not_recipient(opts, r), attacker=attacker, recipient=r)
+            key, code, message, why = _why_not_recipient(opts, r)
+            return _v(era, key, code, message, attacker=attacker, recipient=r, why=why)
     if total != opts.power and opts.recipients:
         return _v(era, "combat.damage-unblocked" if not opts.blocked else key_blocked,
                   "assign.total",
                   f"{attacker} must assign all {opts.power} of its combat damage "
-                  f"(this assignment gives {total})", attacker=attacker)
+                  f"(this assignment gives {total})", attacker=attacker, power=opts.power,
+                  total=total)
     if not opts.recipients and total:
         return _v(era, "combat.damage-unblocked", "assign.nothing",
                   f"{attacker} assigns no combat damage", attacker=attacker)
@@ -486,27 +489,33 @@ def _check(era: type[Era], opts: Options, assignment: dict[str, int]) -> Violati
     # Blockers: the damage assignment order (510.1c, Magic 2010 to March of the Machine).
     if opts.ordered:
         for i, b in enumerate(opts.blockers):
-            if amounts.get(b, 0) and any(amounts.get(opts.blockers[j], 0) < opts.lethal[j]
-                                         for j in range(i)):
+            if not amounts.get(b, 0):
+                continue
+            short = [j for j in range(i) if amounts.get(opts.blockers[j], 0) < opts.lethal[j]]
+            if short:
                 return _v(era, "combat.damage-assignment-order", "assign.order",
                           f"{attacker} can't assign damage to {b} before every blocker "
                           f"earlier in its damage assignment order has lethal damage",
-                          attacker=attacker, recipient=b)
+                          attacker=attacker, recipient=b, blocker=opts.blockers[short[0]],
+                          lethal=opts.lethal[short[0]])
     past_blockers = [r for r in amounts if r in opts.beyond or r == opts.beyond_top]
     if past_blockers and opts.blocked:
-        short = [b for i, b in enumerate(opts.blockers)
+        short = [i for i, b in enumerate(opts.blockers)
                  if amounts.get(b, 0) < opts.trample_lethal[i]]
         if short:
+            names = ", ".join(opts.blockers[i] for i in short)
             return _v(era, "keyword.trample", "assign.trample-lethal",
                       f"{attacker} can assign damage past its blockers only once every "
-                      f"blocker has lethal damage ({', '.join(short)} has not)",
-                      attacker=attacker, recipient=past_blockers[0])
+                      f"blocker has lethal damage ({names} has not)",
+                      attacker=attacker, recipient=past_blockers[0],
+                      blocker=opts.blockers[short[0]], lethal=opts.trample_lethal[short[0]])
     if opts.beyond_top and amounts.get(opts.beyond_top, 0) and opts.planeswalker_need:
         pw = next((r for r in opts.beyond + opts.unblocked_to if r != opts.beyond_top), None)
         if pw is not None and amounts.get(pw, 0) < opts.planeswalker_need:
             return _v(era, "trample.over-planeswalkers", "assign.top-loyalty",
                       f"{attacker} can assign damage to {opts.beyond_top} only once {pw} is "
-                      f"assigned damage equal to its loyalty", attacker=attacker)
+                      f"assigned damage equal to its loyalty", attacker=attacker,
+                      player=opts.beyond_top, planeswalker=pw, need=opts.planeswalker_need)
     if not opts.blocked and opts.unblocked_to and not opts.beyond_top:
         if len(amounts) > 1:
             return _v(era, "twohg.assign-team-damage", "assign.team-split",
@@ -515,26 +524,35 @@ def _check(era: type[Era], opts: Options, assignment: dict[str, int]) -> Violati
     return None
 
 
-def _why_not_recipient(opts: Options, r: str) -> tuple[str, str, str]:
+def _why_not_recipient(opts: Options, r: str) -> tuple[str, str, str, str]:
+    """Rule key, code, message and situation (``why``) of damage assigned to ``r``, which
+    is not among the attacker's recipients: the situation tells a blocked creature
+    without trample (510.1c) from a trampler (702.19) and from an unblocked one (510.1b)."""
+    a = opts.attacker
     if opts.reason == "attacking-nothing":
         return ("combat.attacking-nothing", "assign.attacking-nothing",
-                f"{opts.attacker} is attacking nothing: its planeswalker or battle left "
-                f"combat, so it assigns no combat damage")
+                f"{a} is attacking nothing: its planeswalker or battle left combat, so it "
+                f"assigns no combat damage", "attacking-nothing")
     if opts.reason == "blockers-gone":
         return ("combat.damage-blocked", "assign.blockers-gone",
-                f"{opts.attacker} is blocked and its blockers are gone: it assigns no "
-                f"combat damage")
-    if opts.blocked and not opts.beyond and not opts.beyond_top:
-        if opts.blockers and not opts.reason:
+                f"{a} is blocked and its blockers are gone: it assigns no combat damage",
+                "blockers-gone")
+    if opts.blocked and not opts.beyond and not opts.beyond_top and opts.blockers \
+            and not opts.reason:
+        if opts.trample:  # what it attacked left combat: the excess has nowhere to go
             return ("trample.planeswalker-excess", "assign.not-recipient",
-                    f"{r} can't be assigned damage by {opts.attacker}: a blocked creature "
-                    f"without trample, or attacking nothing, assigns only to its blockers")
+                    f"{r} can't be assigned damage by {a}: what it attacked left combat, so "
+                    f"even with trample it assigns only to its blockers", "trample-nowhere")
+        return ("combat.damage-blocked", "assign.not-recipient",
+                f"{r} can't be assigned damage by {a}: a blocked creature without trample "
+                f"assigns only to its blockers", "blocked")
     if opts.blocked and opts.beyond:
         return ("trample.planeswalker-excess", "assign.not-recipient",
-                f"{r} can't be assigned damage by {opts.attacker}: trample lets it assign "
-                f"only to its blockers and to what it is attacking")
+                f"{r} can't be assigned damage by {a}: trample lets it assign only to its "
+                f"blockers and to what it is attacking", "trample")
     return ("combat.damage-unblocked", "assign.not-recipient",
-            f"{r} can't be assigned combat damage by {opts.attacker}")
+            f"{r} can't be assigned combat damage by {a}",
+            "other" if opts.blocked else "unblocked")
 
 
 def default_assignment(era: type[Era], state: GameState, attacker: str,
@@ -606,6 +624,57 @@ def max_damage_to(era: type[Era], state: GameState, attacker: str, recipient: st
         return max(0, p - before - opts.planeswalker_need) if (
             opts.unblocked_to or opts.beyond) else max(0, p - before)
     return max(0, p - before)
+
+
+def assignment_most_to(era: type[Era], state: GameState, attacker: str, recipient: str,
+                       ctx: StepContext | None = None) -> dict[str, int]:
+    """A legal assignment for ``attacker`` that gives ``recipient`` the most damage the
+    rules allow (``max_damage_to``): what a candidate's split is shown beside. The rest
+    goes where it must first (lethal damage to the blockers ahead of it, the planeswalker's
+    loyalty before its controller); if that can't reach ``recipient``, the engine's default.
+    Built directly, checked by ``_check``, and searched for only if the build fails."""
+    combat = state.combat
+    if combat is None or attacker not in combat.attackers:
+        return {}
+    if not state.obj(attacker).on_battlefield:
+        return {}
+    if ctx is None:
+        ctx = step_context(era, state, attacker)
+    opts = options(era, state, attacker, ctx)
+    most = max_damage_to(era, state, attacker, recipient, ctx)
+    if most <= 0:
+        return _default(opts)
+    built = _most_to(opts, recipient, most)
+    if built.get(recipient, 0) == most and _check(era, opts, built) is None:
+        return built
+    for assignment in legal_assignments(era, state, attacker, ctx):
+        if assignment.get(recipient, 0) == most:
+            return assignment
+    return _default(opts)
+
+
+def _most_to(opts: Options, recipient: str, most: int) -> dict[str, int]:
+    """``most`` to ``recipient`` and what it needs first: lethal damage to the blockers
+    earlier in the order (or to every blocker, for damage past them), then the attacked
+    planeswalker's loyalty before its controller (trample over planeswalkers)."""
+    out: dict[str, int] = {}
+    if recipient in opts.blockers:
+        first = opts.blockers.index(recipient) if opts.ordered else 0
+        ahead = list(zip(opts.blockers[:first], opts.lethal[:first], strict=True))
+    else:
+        ahead = list(zip(opts.blockers, opts.trample_lethal, strict=True))
+        planeswalker = next((r for r in opts.beyond + opts.unblocked_to
+                             if r != opts.beyond_top), None)
+        if recipient == opts.beyond_top and planeswalker is not None:
+            ahead.append((planeswalker, opts.planeswalker_need))
+    left = opts.power - most
+    for who, need in ahead:
+        give = min(left, need)
+        if give:
+            out[who] = out.get(who, 0) + give
+        left -= give
+    out[recipient] = out.get(recipient, 0) + most + left
+    return out
 
 
 def legal_assignments(era: type[Era], state: GameState, attacker: str,

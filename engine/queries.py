@@ -6,7 +6,7 @@ from typing import Any
 
 from engine import combat as cb
 from engine.eras import Era
-from engine.errors import DocumentError, IllegalAction
+from engine.errors import DocumentError, IllegalAction, Violation
 from engine.notation import Query
 from engine.state import GameState
 from engine.trace import Trace
@@ -82,10 +82,11 @@ def holds(era: type[Era], state: GameState, query: Query, value: Any) -> bool:
     return bool(got == value)
 
 
-def assignment_problem(era: type[Era], state: GameState, attacker: str,
-                       assignment: dict[str, int]) -> str | None:
+def why_illegal_assignment(era: type[Era], state: GameState, attacker: str,
+                           assignment: dict[str, int]) -> Violation | None:
     """Why a candidate's combat damage assignment for ``attacker`` would be illegal in the
-    next combat damage step (None if legal): the same check as an ``assign`` action."""
+    next combat damage step, as a violation (rule key, number in ``era``, code, data), or
+    None if it is legal: the same check as an ``assign`` action."""
     from engine.actions import Action
     from engine.runner import perform
 
@@ -93,6 +94,23 @@ def assignment_problem(era: type[Era], state: GameState, attacker: str,
     try:
         perform(era, state, Trace(era), action, None, ())
     except IllegalAction as err:
-        rule = err.violation.rule
-        return f"{err.violation.message} ({rule})" if rule else err.violation.message
+        return err.violation
     return None
+
+
+def legal_assignment(era: type[Era], state: GameState, attacker: str,
+                     goal: str | None = None) -> dict[str, int]:
+    """A legal combat damage assignment for ``attacker`` to show beside a candidate's: with
+    a ``goal``, one giving that recipient the most damage possible; without, the one the
+    scenario's actions chose (if it is legal), else the engine's default."""
+    combat = state.combat
+    if combat is None or attacker not in combat.attackers:
+        return {}
+    if goal is not None:
+        return cb.assignment_most_to(era, state, attacker, goal)
+    chosen = combat.assignments.get(attacker)
+    if chosen is not None:
+        amounts = {r: n for r, n in chosen.items() if n}
+        if why_illegal_assignment(era, state, attacker, amounts) is None:
+            return amounts
+    return cb.default_assignment(era, state, attacker)

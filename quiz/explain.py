@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine import rulebook
 from engine.state import GameState
 from engine.trace import TraceStep
 from quiz.board import player_label
+from quiz.wording import euphonic
 
 EVENTS: dict[str, Any] = {
     "combat.attacks": _("%(attacker)s attacks %(target)s."),
@@ -32,14 +33,26 @@ EVENTS: dict[str, Any] = {
     "combat.target-removed": _("%(target)s left combat: %(attacker)s is still attacking, "
                                "attacking nothing."),
     "combat.ends": _("Combat ends: every creature is removed from combat."),
-    "damage.player": _("%(source)s deals %(amount)s damage to %(player)s (life: %(life)s)."),
-    "damage.planeswalker": _("%(source)s deals %(amount)s damage to %(object)s, removing "
-                             "that many loyalty counters (loyalty: %(loyalty)s)."),
-    "damage.creature": _("%(source)s deals %(amount)s damage to %(object)s (damage marked: "
-                         "%(marked)s)."),
-    "damage.battle": _("%(source)s deals %(amount)s damage to %(object)s (defense: "
-                       "%(defense)s)."),
-    "damage.lifelink": _("Lifelink: %(player)s gains %(amount)s life (life: %(life)s)."),
+    # Where a number meets a noun, plural forms chosen by ``amount`` ("1 danno", "4 danni");
+    # English reads the same either way, so its singular and plural are one text.
+    "damage.player": ngettext_lazy(
+        "%(source)s deals %(amount)s damage to %(player)s (life: %(life)s).",
+        "%(source)s deals %(amount)s damage to %(player)s (life: %(life)s).", "amount"),
+    "damage.planeswalker": ngettext_lazy(
+        "%(source)s deals %(amount)s damage to %(object)s, removing that many loyalty "
+        "counters (loyalty: %(loyalty)s).",
+        "%(source)s deals %(amount)s damage to %(object)s, removing that many loyalty "
+        "counters (loyalty: %(loyalty)s).", "amount"),
+    "damage.creature": ngettext_lazy(
+        "%(source)s deals %(amount)s damage to %(object)s (damage marked: %(marked)s).",
+        "%(source)s deals %(amount)s damage to %(object)s (damage marked: %(marked)s).",
+        "amount"),
+    "damage.battle": ngettext_lazy(
+        "%(source)s deals %(amount)s damage to %(object)s (defense: %(defense)s).",
+        "%(source)s deals %(amount)s damage to %(object)s (defense: %(defense)s).", "amount"),
+    "damage.lifelink": ngettext_lazy(
+        "Lifelink: %(player)s gains %(amount)s life (life: %(life)s).",
+        "Lifelink: %(player)s gains %(amount)s life (life: %(life)s).", "amount"),
     "damage.recipient-gone": _("%(object)s is gone: the damage is not dealt."),
     "redirect.applied": _("%(chosen_by)s redirects the %(amount)s damage from %(player)s to "
                           "%(planeswalker)s."),
@@ -71,12 +84,16 @@ EVENTS: dict[str, Any] = {
     "effect.indestructible": _("%(object)s is indestructible and isn't destroyed."),
     "effect.target-illegal": _("%(target)s is no longer a legal target and is not "
                                "affected."),
-    "effect.gain-life": _("%(player)s gains %(amount)s life."),
-    "effect.lose-life": _("%(player)s loses %(amount)s life."),
-    "effect.draw": _("%(player)s draws %(amount)s cards."),
+    "effect.gain-life": ngettext_lazy("%(player)s gains %(amount)s life.",
+                                      "%(player)s gains %(amount)s life.", "amount"),
+    "effect.lose-life": ngettext_lazy("%(player)s loses %(amount)s life.",
+                                      "%(player)s loses %(amount)s life.", "amount"),
+    "effect.draw": ngettext_lazy("%(player)s draws %(amount)s card.",
+                                 "%(player)s draws %(amount)s cards.", "amount"),
     "effect.tokens": _("%(player)s creates tokens: %(tokens)s."),
     "effect.untap": _("%(player)s untaps the creatures they control."),
-    "effect.discard": _("The player discards %(amount)s cards."),
+    "effect.discard": ngettext_lazy("The player discards %(amount)s card.",
+                                    "The player discards %(amount)s cards.", "amount"),
     "effect.not-modelled": _("The rest of this effect is not modelled."),
     "effect.characteristics": _("%(object)s now has types %(types)s."),
     "control.changed": _("%(controller)s gains control of %(object)s."),
@@ -132,6 +149,7 @@ class Step:
     summary: str
     text: str
     event: str
+    key: str | None = None  # the rule's catalogue key: its pill links to the rule page
 
 
 def _name(state: GameState, value: Any, language: str) -> str:
@@ -150,8 +168,10 @@ def _name(state: GameState, value: Any, language: str) -> str:
     return str(value)
 
 
-def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[str, Any]:
+    """The data of a step as sentence slots: names in ``language``, words for codes; whole
+    numbers stay numbers, so that a plural sentence can agree with them."""
+    out: dict[str, Any] = {}
     for key, value in data.items():
         if key in ("assignment",) and isinstance(value, dict):
             out[key] = ", ".join(f"{n} → {_name(state, r, language)}" for r, n in value.items())
@@ -165,6 +185,8 @@ def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[
             out[key] = str(CHAOS_WORDING.get(value, value))
         elif isinstance(value, bool):
             out[key] = str(_("yes") if value else _("no"))
+        elif isinstance(value, int):
+            out[key] = value
         else:
             out[key] = _name(state, value, language)
     return out
@@ -182,11 +204,11 @@ def explain_trace(steps: list[TraceStep], state: GameState, era: str,
             text = step.event
         else:
             try:
-                text = str(template) % data
+                text = euphonic(str(template % data), language)
             except (KeyError, ValueError, TypeError):
                 text = step.event
         summary = ""
         if step.rule_key and rulebook.exists(step.rule_key, era):
             summary = rulebook.summary(step.rule_key, era, language)
-        out.append(Step(len(out) + 1, step.rule, summary, text, step.event))
+        out.append(Step(len(out) + 1, step.rule, summary, text, step.event, step.rule_key))
     return out

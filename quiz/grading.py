@@ -4,13 +4,14 @@ itself."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from engine.eras import find_era
 from engine.notation import Question, Scenario, Variant, parse
-from engine.queries import assignment_problem
+from engine.queries import why_illegal_assignment
 from engine.runner import Outcome, answer_eras, play, run_variant, scenario_eras
 
 
@@ -115,35 +116,50 @@ def parse_answer(question: Question, data: Any, eras: tuple[str, ...]) -> Any:
         if text not in {o.id for o in question.options}:
             raise AnswerError("choice")
         return text
-    if kind == "multi":
+    if kind in ("multi", "eras"):
         chosen = data.getlist("answer") if hasattr(data, "getlist") else data.get("answer", [])
-        ids = {o.id for o in question.options}
-        if any(c not in ids for c in chosen):
-            raise AnswerError("choice")
-        return sorted(set(chosen))
-    if kind == "eras":
-        chosen = data.getlist("answer") if hasattr(data, "getlist") else data.get("answer", [])
-        if any(c not in eras for c in chosen):
-            raise AnswerError("eras")
+        allowed = {o.id for o in question.options} if kind == "multi" else set(eras)
+        if any(c not in allowed for c in chosen):
+            raise AnswerError("choice" if kind == "multi" else "eras")
+        # "None of them" can be right, so it is said explicitly, never assumed from a
+        # form sent with nothing ticked.
+        none = one("none") == "1"
+        if not chosen and not none:
+            raise AnswerError("nothing-ticked")
+        if chosen and none:
+            raise AnswerError("none-and-some")
+        if kind == "multi":
+            return sorted(set(chosen))
         return sorted(set(chosen), key=list(eras).index)
     if kind == "assign":
-        out: dict[str, int] = {}
-        for key in data:
-            if not key.startswith("assign-"):
-                continue
-            text = one(key)
-            if text == "":
-                continue
-            try:
-                n = int(text)
-            except ValueError:
-                raise AnswerError("assign") from None
-            if n < 0 or n > 1000:
-                raise AnswerError("assign")
-            if n:
-                out[key.removeprefix("assign-")] = n
-        return out
+        return _parse_assignment(data, one)
     raise AnswerError(kind)
+
+
+def _parse_assignment(data: Any, one: Callable[[str], str]) -> dict[str, int]:
+    """An ``assign-<recipient>`` field per recipient: a blank field means none to it, but
+    a form with every field blank is refused ("assign-empty"), so that a candidate who
+    meant to assign nothing says so with a 0."""
+    out: dict[str, int] = {}
+    filled = False
+    for key in data:
+        if not key.startswith("assign-"):
+            continue
+        text = one(key)
+        if text == "":
+            continue
+        filled = True
+        try:
+            n = int(text)
+        except ValueError:
+            raise AnswerError("assign") from None
+        if n < 0 or n > 1000:
+            raise AnswerError("assign")
+        if n:
+            out[key.removeprefix("assign-")] = n
+    if not filled:
+        raise AnswerError("assign-empty")
+    return out
 
 
 def is_correct(expected: Expected, answer: Any, era: str) -> bool:
@@ -153,7 +169,8 @@ def is_correct(expected: Expected, answer: Any, era: str) -> bool:
     if question.kind == "assign":
         assert question.attacker is not None
         state = expected.outcome.state
-        if assignment_problem(find_era(era), state, question.attacker, answer) is not None:
+        why = why_illegal_assignment(find_era(era), state, question.attacker, answer)
+        if why is not None:
             return False
         if question.goal is not None:  # the key is the most the goal can be given
             return bool(answer.get(question.goal, 0) == expected.value)

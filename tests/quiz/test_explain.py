@@ -86,3 +86,39 @@ def test_every_library_trace_reads_as_sentences_in_every_era(language: str) -> N
                 assert not step.rule or step.summary, where
                 checked += 1
     assert checked > 4500  # every step of every library scenario in every era
+
+
+def test_italian_puts_ad_before_a_word_starting_with_a() -> None:
+    from quiz.wording import euphonic
+
+    assert euphonic("Il danno assegnato a Alice (3) va a Bob.", "it") == (
+        "Il danno assegnato ad Alice (3) va a Bob.")
+    assert euphonic("A Angelo di Serra non è assegnato danno.", "it") == (
+        "Ad Angelo di Serra non è assegnato danno.")
+    assert euphonic("casa Alice, l'a Angelo, ad Alice", "it") == "casa Alice, l'a Angelo, ad Alice"
+    assert euphonic("no a Alice", "es") == "no a Alice"
+
+
+A_BEFORE_A = re.compile(r"(?<![\w'’])[Aa] A(lice|ngelo)")
+
+
+def test_italian_steps_say_infligge_n_danni_and_ad_alice() -> None:
+    """Italian cards say "infligge 4 danni a", "1 danno"; the preposition "a" becomes "ad"
+    before Alice or Angelo, whatever name the sentence gets at run time."""
+    with translation.override("it"):
+        texts = [step.text for _slug, era, outcome in library_runs()
+                 for step in explain_trace(outcome.trace.steps, outcome.state, era, "it")]
+    assert not [t for t in texts if "danno pari a" in t or "punti vita pari a" in t]
+    assert not [t for t in texts if A_BEFORE_A.search(t)]
+    assert any(" ad Alice" in t for t in texts)  # the sweep meets the case it guards
+    assert any(re.search(r"infligge 1 danno a ", t) for t in texts)
+    assert any(re.search(r"infligge [2-9] danni a ", t) for t in texts)
+
+
+def test_spanish_steps_use_the_card_wording_for_damage_and_life() -> None:
+    with translation.override("es"):
+        texts = [step.text for _slug, era, outcome in library_runs()
+                 for step in explain_trace(outcome.trace.steps, outcome.state, era, "es")]
+    assert not [t for t in texts if re.search(r"\d+ de (daño|vida)", t)]
+    assert any(re.search(r"hace 1 punto de daño a ", t) for t in texts)
+    assert any(re.search(r"hace [2-9] puntos de daño a ", t) for t in texts)
