@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -271,6 +273,150 @@ def rule_index(language: str) -> list[dict[str, Any]]:
 def scenarios_citing(key: str, language: str) -> list[tuple[Scenario, str]]:
     ids = citations().get(key, [])
     return [(s, s.title(language)) for s in Scenario.objects.filter(pk__in=ids)]
+
+
+# -- finding a rule by number or by words ------------------------------------------------------
+
+MAX_QUERY = 100  # characters of a search kept: no rule number or summary phrase is longer
+MAX_WORDS = 8
+MIN_WORD = 3  # shorter words ("or", "cr") would match nearly every rule
+NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]?)?")
+_PREFIX = re.compile(r"^(?:cr|rules?|regol[ae]|reglas?|§|#)(?:\s*\.)?\s*")
+_TRAILING = re.compile(r"[\s.,;:!?)\]]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMatch:
+    key: str
+    number: str  # the number searched for (or, for words, the latest one)
+    spans: tuple[tuple[str, str], ...]  # (first, last) era names in which it had that number
+    summary: str  # in the reader's language, as worded in the last of those eras
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSearch:
+    query: str  # what was searched for, as kept (trimmed, at most MAX_QUERY characters)
+    by_number: bool
+    exact: bool  # by number: some rule had exactly that number (not only subrules of it)
+    matches: tuple[RuleMatch, ...]
+
+    @property
+    def redirect(self) -> str | None:
+        """The one rule an exact number meant, in every era it was used: go straight there."""
+        keys = {m.key for m in self.matches}
+        return next(iter(keys)) if self.exact and len(keys) == 1 else None
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, so "fedelta" finds "fedeltà" and "dano" "daño"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _as_number(query: str) -> str | None:
+    """A rule number typed loosely ("CR 306.7", "306.7.", "rule 702.19C", "306,7"), or None."""
+    text = _TRAILING.sub("", _PREFIX.sub("", _fold(query)))
+    text = re.sub(r"^(\d{3}),(\d)", r"\1.\2", text)
+    return text if NUMBER.fullmatch(text) else None
+
+
+def _spans(eras: list[str]) -> tuple[tuple[str, str], ...]:
+    """Consecutive eras grouped: [(first name, last name), ...]."""
+    spans: list[tuple[str, str]] = []
+    run: list[str] = []
+    for era in ERA_KEYS:
+        if era in eras:
+            run.append(era)
+            continue
+        if run:
+            spans.append((find_era(run[0]).name, find_era(run[-1]).name))
+            run = []
+    if run:
+        spans.append((find_era(run[0]).name, find_era(run[-1]).name))
+    return tuple(spans)
+
+
+@lru_cache(maxsize=512)  # one entry per catalogue key (under a hundred)
+def _numbers(key: str) -> dict[str, list[str]]:
+    """number -> the eras (in order) in which rule ``key`` had it (callers don't mutate it)."""
+    out: dict[str, list[str]] = {}
+    for era in ERA_KEYS:
+        if rulebook.exists(key, era):
+            out.setdefault(rulebook.number(key, era), []).append(era)
+    return out
+
+
+def _is_under(got: str, number: str) -> bool:
+    """Whether ``got`` is a subrule of ``number``: 306 -> 306.7, 702.19 -> 702.19c."""
+    if len(got) <= len(number) or not got.startswith(number):
+        return False
+    after = got[len(number)]
+    return after.isalpha() if "." in number else after == "."
+
+
+def _find_number(number: str, language: str) -> tuple[bool, list[RuleMatch]]:
+    """Rules that had ``number`` in some era; if none did, those numbered under it
+    ("702.19" finds 702.19c and 702.19d), oldest first."""
+    exact: list[tuple[str, int, RuleMatch]] = []
+    under: list[tuple[str, int, RuleMatch]] = []
+    for key in sorted(rulebook.catalogue()):
+        for got, eras in _numbers(key).items():
+            found = exact if got == number else under if _is_under(got, number) else None
+            if found is not None:
+                found.append((got, ERA_KEYS.index(eras[0]), RuleMatch(
+                    key, got, _spans(eras), rulebook.summary(key, eras[-1], language))))
+    matches = exact or under
+    return bool(exact), [m for _, _, m in sorted(matches, key=lambda t: t[:2])]
+
+
+@lru_cache(maxsize=8)
+def _haystacks(language: str) -> tuple[tuple[str, str], ...]:
+    """(key, folded text to search) per rule: the key, every number, every summary."""
+    out = []
+    for key, versions in sorted(rulebook.catalogue().items()):
+        texts = [key.replace(".", " ").replace("-", " ")]
+        for v in versions:
+            texts.append(v["number"])
+            texts.append(v["summary"].get(language) or v["summary"].get("en", ""))
+        out.append((key, " " + " ".join(_words(" ".join(texts)))))
+    return tuple(out)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+(?:\.\w+)*", _fold(text))
+
+
+def _find_words(query: str, language: str) -> list[RuleMatch]:
+    """Rules with every word of ``query`` (3 letters or more) starting a word of their
+    summary, number or key."""
+    words = [w for w in _words(query) if len(w) >= MIN_WORD][:MAX_WORDS]
+    if not words:
+        return []
+    out = []
+    for key, text in _haystacks(language):
+        if all(f" {w}" in text for w in words):
+            numbers = _numbers(key)
+            latest = max(numbers.items(), key=lambda kv: ERA_KEYS.index(kv[1][-1]),
+                         default=None)
+            if latest is None:  # a rule removed in every era: nothing to show
+                continue
+            number, eras = latest
+            out.append(RuleMatch(key, number, _spans(eras),
+                                 rulebook.summary(key, eras[-1], language)))
+    return out
+
+
+def rules_find(query: str, language: str) -> RuleSearch:
+    """Rules by number ("306.7", "CR 702.19c", "306.7.") in any era, or by words of their
+    summary in the reader's language. An exact number that meant one rule is a redirect
+    (``RuleSearch.redirect``); one that meant different rules in different eras lists
+    them with their eras."""
+    kept = " ".join(query[:10 * MAX_QUERY].split())[:MAX_QUERY]
+    number = _as_number(kept)
+    if number is not None:
+        exact, matches = _find_number(number, language)
+        return RuleSearch(kept, True, exact, tuple(matches))
+    return RuleSearch(kept, False, False, tuple(_find_words(kept, language)))
 
 
 def topic_label(topic: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -78,8 +78,17 @@ def what_if(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "quiz/history_rules.html",
-                  {"rules": history.rule_index(get_language())})
+    """The rule index, with a search by number or words (``?q=``): a number that meant one
+    rule goes straight to its page; anything else lists what matched, or says nothing did."""
+    language = get_language()
+    query = request.GET.get("q", "")
+    search = history.rules_find(query, language) if query.strip() else None
+    if search is not None and search.redirect:
+        return redirect("quiz:rule", search.redirect)
+    return render(request, "quiz/history_rules.html", {
+        "rules": history.rule_index(language), "search": search,
+        "query": search.query if search else "", "max_query": history.MAX_QUERY,
+    })
 
 
 @require_safe

@@ -60,3 +60,19 @@ def page(browser):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def axe_page(browser):
+    """A page whose context carries axe-core (tests/browser/axe.py). It is added as an init
+    script: Playwright's script tag would be inline, which the site's CSP (script-src
+    'self') blocks, while the pages must be checked with their real CSP in force."""
+    from tests.browser.axe import AXE_JS
+
+    if not AXE_JS.exists():
+        pytest.fail(f"{AXE_JS} is missing: run `npm ci` in the project root")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    context.add_init_script(path=str(AXE_JS))
+    page = context.new_page()
+    yield page
+    context.close()

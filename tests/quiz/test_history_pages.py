@@ -1,14 +1,24 @@
 """Rule-history reads in the reader's language: what-if controls, era comparison cells,
-and the what-if's message when an era can't run the scenario."""
+the what-if's message when an era can't run the scenario, rule pills that link to their
+rule pages, and an explanation that says so when no action was run."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from engine import rulebook
+from engine.eras import find_era
+from engine.notation import parse
+from engine.runner import run_variant, scenario_eras
 from quiz import history
+from quiz.explain import explain_trace
+from quiz.presenters import explained_html
+from scenarios.library import LIBRARY, read_document
 from tests.factories import ScenarioFactory, scenario_document
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +87,71 @@ def test_what_if_changes_a_value_a_parameter_gave() -> None:
     result = history.what_if(version, "fdn-2024", {f"bf-{garruk}-loyalty": "5"}, "en")
     assert not result["errors"]
     assert ("Garruk Wildspeaker", "battlefield", 5, 0) in result["objects"]
+
+
+PILL = re.compile(r'<a class="badge text-bg-light border trace-rule" href="([^"]+)" '
+                  r'aria-label="([^"]+)">([^<]+)</a>')
+
+
+def assert_pills_link_to_their_rules(html: str, language: str = "en") -> int:
+    """Every rule pill on the page is a link to the page of the rule it cites, named
+    "Rule <number>"; returns how many there are."""
+    pills = PILL.findall(html)
+    assert html.count("trace-rule") == len(pills)  # no pill left as plain text
+    with translation.override(language):
+        for href, label, number in pills:
+            key = href.rstrip("/").rsplit("/", 1)[-1]
+            assert href == reverse("quiz:rule", args=[key])
+            assert key in rulebook.catalogue()
+            assert number in {v["number"] for v in rulebook.history(key)}
+            assert label == f"Rule {number}"
+    return len(pills)
+
+
+def test_every_rule_pill_of_the_era_comparison_links_to_its_rule_page(client: Client) -> None:
+    document = read_document(LIBRARY / "redirection-era/lava-spike-redirected-to-garruk.yaml")
+    ScenarioFactory(slug=document["id"], document=document)
+    url = reverse("quiz:history_scenario", args=[document["id"]])
+    html = client.get(url, {"a": "lrw-2007", "b": "fdn-2024"}).content.decode()
+    assert assert_pills_link_to_their_rules(html) >= 4
+    assert f'href="{reverse("quiz:rule", args=["pw.redirection"])}" aria-label="Rule 212.9g"' \
+        in html  # Lorwyn's number, linking to the one page of the redirection rule
+
+
+def test_every_rule_pill_of_a_what_if_run_links_to_its_rule_page(client: Client) -> None:
+    scenario = ScenarioFactory(slug="whatif-pills")
+    html = client.get(reverse("quiz:what_if", args=[scenario.slug])).content.decode()
+    assert assert_pills_link_to_their_rules(html) >= 2
+
+
+def test_trace_steps_carry_the_key_of_the_rule_they_cite() -> None:
+    scenario = parse(read_document(LIBRARY / "redirection-era/earthquake-redirect-era.yaml"))
+    outcome = run_variant(find_era("lrw-2007"), scenario.variant(0))
+    steps = explain_trace(outcome.trace.steps, outcome.state, "lrw-2007", "en")
+    assert [s.key for s in steps] == [s.rule_key for s in outcome.trace.steps]
+    assert any(s.key == "pw.redirection" and s.rule == "212.9g" for s in steps)
+
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_the_feedback_explanation_links_each_rule_it_cites(language: str) -> None:
+    scenario = parse(read_document(LIBRARY / "redirection-era/earthquake-redirect-era.yaml"))
+    question = scenario.variant(0).questions[0].id
+    with translation.override(language):
+        html = explained_html(scenario, question, "lrw-2007", 0, language)
+        rule_page = reverse("quiz:rule", args=["pw.redirection"])
+    assert f'href="{rule_page}"' in html
+    assert "trace-none" not in html
+
+
+@pytest.mark.parametrize("path", ["planechase/pc-face-up-plane-controller.yaml",
+                                  "redirection-era/burn-targets-by-era.yaml"])
+def test_an_answer_from_the_board_alone_says_so_instead_of_an_empty_list(path: str) -> None:
+    scenario = parse(read_document(LIBRARY / path))
+    variant = scenario.variant(0)
+    era = scenario_eras(scenario, variant)[-1]
+    with translation.override("en"):
+        html = explained_html(scenario, variant.questions[0].id, era, variant.seed, "en")
+    assert "What the rules engine did" in html
+    assert "The answer comes from the board alone: no action was run before the question." \
+        in html
+    assert "<ol" not in html

@@ -1,0 +1,35 @@
+"""``{% rule_pill step %}``: a rule number as printed in its era, linking to the rule's
+page (every era's number and summary) when the step knows the rule's catalogue key.
+
+A tag rather than an included template: feedback pages draw one pill per trace step, and
+an ``{% include %}`` in that loop doubled the cost of rendering an explanation."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+
+@lru_cache(maxsize=4096)
+def _pill(key: str | None, number: str, language: str | None) -> SafeString:
+    if not key:
+        return format_html('<span class="badge text-bg-light border trace-rule">{}</span>',
+                           number)
+    return format_html(
+        '<a class="badge text-bg-light border trace-rule" href="{}" aria-label="{}">{}</a>',
+        reverse("quiz:rule", args=[key]), _("Rule %(number)s") % {"number": number}, number)
+
+
+@register.simple_tag
+def rule_pill(step: Any) -> SafeString:
+    """``step`` has ``rule`` (the number) and ``key`` (the catalogue key, or None)."""
+    return _pill(getattr(step, "key", None), str(step.rule), get_language())
