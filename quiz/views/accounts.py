@@ -5,6 +5,8 @@ templates in ``templates/registration/``. Login throttling is django-axes' job (
 backend and middleware are in the settings).
 """
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -12,12 +14,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from quiz.forms import SignUpForm
+from quiz.services import quiz_sessions_claim
 
 
 class HttpResponseSeeOther(HttpResponseRedirect):
@@ -36,7 +40,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignUpForm(request.POST)
         if form.is_valid():
             user = form.save()
+            anonymous_key = request.session.session_key or ""  # login() replaces it
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            _claim(request, user, anonymous_key)
             messages.success(
                 request,
                 _("Welcome, %(username)s! Your account is ready.")
@@ -48,9 +54,27 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+def _claim(request: HttpRequest, user: Any, anonymous_key: str) -> None:
+    """Move the quizzes this browser made before signing in to the account (the key is
+    the session's from before login, which cycles it) and say so."""
+    _, attempts = quiz_sessions_claim(user=user, session_key=anonymous_key)
+    if attempts:
+        messages.info(request, ngettext(
+            "%(count)d answer you gave before signing in is now in your account.",
+            "%(count)d answers you gave before signing in are now in your account.",
+            attempts) % {"count": attempts})
+
+
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        """Log in, then claim this browser's anonymous quizzes for the account."""
+        anonymous_key = self.request.session.session_key or ""
+        response = super().form_valid(form)
+        _claim(self.request, form.get_user(), anonymous_key)
+        return response
 
 
 class LogoutView(auth_views.LogoutView):
