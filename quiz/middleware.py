@@ -25,3 +25,42 @@ class SessionIdleRefreshMiddleware:
             if now - int(session.get("_seen", 0)) >= settings.SESSION_IDLE_REFRESH:
                 session["_seen"] = now
         return response
+
+
+class ExamLockMiddleware:
+    """While the candidate's mock exam runs, the pages named in
+    ``QUIZ_EXAM_CLOSED_PAGES`` (rule history, era comparison, what-if, rule pages,
+    authoring) answer 403 with a page that links back to the exam: they show engine
+    answers and traces. Other requests pay only a set lookup."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        pages = settings.QUIZ_EXAM_CLOSED_PAGES
+        self.names = frozenset(p for p in pages if not p.endswith(":*"))
+        self.namespaces = frozenset(p.removesuffix(":*") for p in pages if p.endswith(":*"))
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func: object, view_args: object,
+                     view_kwargs: object) -> HttpResponse | None:
+        match = request.resolver_match
+        if match is None or (match.view_name not in self.names
+                             and match.namespace not in self.namespaces):
+            return None
+        from quiz.selectors import running_exam
+
+        exam = running_exam(user=request.user, session_key=request.session.session_key)
+        if exam is None:
+            return None
+        return exam_closed_response(request, exam)
+
+
+def exam_closed_response(request: HttpRequest, exam: object) -> HttpResponse:
+    """403: this page reopens when the exam is handed in or its time is up."""
+    from django.shortcuts import render
+    from django.utils.cache import add_never_cache_headers
+
+    response = render(request, "quiz/exam_closed.html", {"exam": exam}, status=403)
+    add_never_cache_headers(response)
+    return response

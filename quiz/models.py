@@ -11,6 +11,11 @@ from django.utils.translation import gettext_lazy as _
 
 
 class QuizSessionQuerySet(models.QuerySet["QuizSession"]):
+    def running_exams(self, *, now: object) -> QuizSessionQuerySet:
+        """Mock exams not handed in whose deadline is still ahead."""
+        return self.filter(mode=QuizSession.Mode.EXAM, finished_at__isnull=True,
+                           deadline__gt=now)
+
     def owned_by(self, *, user: object, session_key: str | None) -> QuizSessionQuerySet:
         """The sessions of a signed-in user, or of an anonymous browser session."""
         if getattr(user, "is_authenticated", False):
@@ -62,6 +67,13 @@ class QuizSession(models.Model):
     def is_expired(self, now: object | None = None) -> bool:
         return self.deadline is not None and (now or timezone.now()) >= self.deadline  # type: ignore[operator]
 
+    @property
+    def closed_by_clock(self) -> bool:
+        """An exam closed at its deadline (automatic hand-in) rather than by the
+        candidate: ``quiz_finish`` records such a close at the deadline itself."""
+        return (self.deadline is not None and self.finished_at is not None
+                and self.finished_at >= self.deadline)
+
 
 class QuizItem(models.Model):
     """One question of a session: which scenario version, question, era and variant."""
@@ -76,6 +88,8 @@ class QuizItem(models.Model):
                                        help_text=_("Drawn when the question is first shown."))
     params = models.JSONField(default=dict, blank=True)
     served_at = models.DateTimeField(null=True, blank=True)
+    flagged = models.BooleanField(default=False,
+                                  help_text=_("Marked by the candidate to come back to."))
 
     class Meta:
         ordering = ["session", "position"]

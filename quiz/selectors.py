@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import (
+    Count,
+    Exists,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from engine.eras import CURRENT
@@ -42,6 +52,20 @@ def question_pool(*, topics: list[str], difficulty_min: int, difficulty_max: int
         for q in version.document.get("questions", []):
             pool.append(Candidate(scenario, q["id"], eras))
     return pool
+
+
+def running_exam(*, user: Any, session_key: str | None,
+                 now: datetime | None = None) -> QuizSession | None:
+    """This candidate's (or anonymous browser's) mock exam still running, if any."""
+    return (QuizSession.objects.owned_by(user=user, session_key=session_key)
+            .running_exams(now=now or timezone.now()).order_by("deadline").first())
+
+
+def exam_navigator(session: QuizSession) -> list[dict[str, Any]]:
+    """Every question of a session by position: answered, flagged (one query)."""
+    rows = session.items.order_by("position").values_list("position", "flagged",
+                                                          "attempt__id")
+    return [{"position": p, "flagged": f, "answered": a is not None} for p, f, a in rows]
 
 
 def due_cards(*, user: Any, now: datetime | None = None) -> QuerySet[ReviewCard]:
@@ -86,7 +110,12 @@ def _owned_item_plan(connection: Any) -> tuple[RowReader, RowReader, RowReader, 
                                   RowReader(QuizSession, connection, "s"),
                                   RowReader(Attempt, connection, "a"))
         select = ", ".join(item.columns + session.columns + attempt.columns)
-        sql = (f"SELECT {select} FROM {QuizItem._meta.db_table} i "
+        # The candidate's running mock exam, if any (its id): answers and feedback of
+        # other sessions are refused while it runs, at no extra round trip.
+        exam = (f"(SELECT e.id FROM {QuizSession._meta.db_table} e WHERE {{exam_owner}} "
+                f"AND e.mode = %s AND e.finished_at IS NULL AND e.deadline > %s "
+                f"ORDER BY e.deadline LIMIT 1)")
+        sql = (f"SELECT {select}, {exam} FROM {QuizItem._meta.db_table} i "
                f"JOIN {QuizSession._meta.db_table} s ON s.id = i.session_id "
                f"LEFT JOIN {Attempt._meta.db_table} a ON a.item_id = i.id "
                f"WHERE i.session_id = %s AND i.position = %s AND {{owner}}")
@@ -97,7 +126,8 @@ def _owned_item_plan(connection: Any) -> tuple[RowReader, RowReader, RowReader, 
 def owned_item(*, session_id: Any, position: int, user_id: int | None = None,
                session_key: str | None = None) -> QuizItem | None:
     """One query for the item, its session and its attempt, owned by this user (or, for
-    an anonymous quiz, this browser session); None otherwise."""
+    an anonymous quiz, this browser session); None otherwise. ``item.running_exam_id``
+    is the owner's mock exam still running (this session or another), or None."""
     import uuid
 
     from django.db import connection
@@ -107,22 +137,93 @@ def owned_item(*, session_id: Any, position: int, user_id: int | None = None,
     except ValueError:
         return None
     items, sessions, attempts, sql = _owned_item_plan(connection)
-    owner = ("s.user_id = %s" if user_id is not None else
-             "s.user_id IS NULL AND s.session_key = %s")
+    if user_id is not None:
+        owner, exam_owner, who = "s.user_id = %s", "e.user_id = %s", user_id
+    else:
+        owner = "s.user_id IS NULL AND s.session_key = %s"
+        exam_owner, who = "e.user_id IS NULL AND e.session_key = %s", session_key
     session_param = sid.hex if connection.vendor == "sqlite" else sid
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(sql.format(owner=owner),
-                       [session_param, position,
-                        user_id if user_id is not None else session_key])
+        cursor.execute(sql.format(owner=owner, exam_owner=exam_owner),
+                       [who, QuizSession.Mode.EXAM.value, now, session_param, position, who])
         row = cursor.fetchone()
     if row is None:
         return None
     n_item, n_session = len(items), len(sessions)
     item = items.instance(row[:n_item], connection)
     item.session = sessions.instance(row[n_item:n_item + n_session], connection)
-    attempt_row = row[n_item + n_session:]
+    exam_id = row[-1]
+    item.running_exam_id = None if exam_id is None else uuid.UUID(str(exam_id))
+    attempt_row = row[n_item + n_session:-1]
     if attempt_row[0] is not None:
         item.attempt = attempts.instance(attempt_row, connection)
     else:
         item._state.fields_cache["attempt"] = None  # known to have no attempt: no query
     return item
+
+
+class _QuestionsLength(Func):
+    """The number of questions in a version's document, counted by the database, so a
+    count of the pool reads no document (SQLite and PostgreSQL; MySQL's form otherwise)."""
+
+    output_field = IntegerField()
+    template = "JSON_LENGTH(%(expressions)s, '$.questions')"
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection,
+                           template="JSON_ARRAY_LENGTH(%(expressions)s, '$.questions')", **extra)
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection,
+                           template="jsonb_array_length(%(expressions)s -> 'questions')", **extra)
+
+
+def question_count(*, topics: list[str], difficulty_min: int, difficulty_max: int,
+                   era_mode: str, era: str = "") -> int:
+    """``len(question_pool(...))`` for the same filters, as one aggregate query: the
+    practice page shows it live as the filters change, so it must not read every
+    document or run the engine. The filters are question_pool's (a test keeps them equal)."""
+    scenarios = (Scenario.objects.published().by_topic(*topics)
+                 .difficulty_between(difficulty_min, difficulty_max))
+    wanted = {"current": CURRENT.key, "one": era}.get(era_mode)
+    if wanted:
+        scenarios = scenarios.in_era(wanted)
+    total = scenarios.aggregate(
+        n=Coalesce(Sum(_QuestionsLength("current_version__document")), 0))["n"]
+    return int(total)
+
+
+def review_forecast(*, user: Any, now: datetime) -> dict[str, int]:
+    """How many of the candidate's review cards are due now, by the end of today
+    (already due included), tomorrow, and within the next seven days (today included).
+    One aggregate query, whatever the number of cards. Days end at midnight in the
+    active time zone. Cards of unpublished scenarios are left out, as in ``due_cards``."""
+    local = timezone.localtime(now)
+    end_today = local.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
+    end_tomorrow = end_today + timedelta(days=1)
+    return (ReviewCard.objects
+            .filter(user=user, scenario__status=Scenario.Status.PUBLISHED)
+            .aggregate(now=Count("pk", filter=Q(due__lte=now)),
+                       today=Count("pk", filter=Q(due__lt=end_today)),
+                       tomorrow=Count("pk", filter=Q(due__gte=end_today,
+                                                     due__lt=end_tomorrow)),
+                       week=Count("pk", filter=Q(due__lt=now + timedelta(days=7)))))
+
+
+def abandoned_anonymous_sessions(*, created_before: datetime,
+                                 now: datetime) -> QuerySet[QuizSession]:
+    """Anonymous quizzes nobody can come back to: created before ``created_before``, their
+    browser session gone or expired, and never answered (an attempt is part of the
+    instructors' statistics, so a session with one is kept)."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    live = store.get_model_class().objects.filter(expire_date__gt=now).values("session_key")
+    answered = Attempt.objects.filter(item__session=OuterRef("pk"))
+    return (QuizSession.objects
+            .filter(user__isnull=True, created_at__lt=created_before)
+            .exclude(session_key__in=live)
+            .filter(~Exists(answered)))

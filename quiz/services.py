@@ -11,12 +11,13 @@ from typing import Any
 import fsrs
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.eras import CURRENT
 from quiz import grading, rawsql
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
-from quiz.selectors import Candidate, due_cards, question_pool
+from quiz.selectors import Candidate, abandoned_anonymous_sessions, due_cards, question_pool
 from scenarios.models import ScenarioVersion
 
 EXAM_LENGTH = 25
@@ -155,9 +156,13 @@ def _check_open(item: QuizItem, now: datetime) -> None:
 
 
 def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
-                  posted_seed: str | None = None, now: datetime | None = None) -> Attempt:
+                  posted_seed: str | None = None,
+                  now: datetime | None = None) -> tuple[Attempt, bool]:
     """Grade an answer and record the attempt: one attempt per served question, whatever
-    is posted twice (the first one is returned); the answer key comes from the engine."""
+    is posted twice. Returns the attempt and whether this call recorded it (False: an
+    answer was already recorded -- a resubmitted form, a second tab, a raced double
+    click -- and that first attempt is returned unchanged). The answer key comes from
+    the engine."""
     now = now or timezone.now()
     _check_open(item, now)
     if posted_seed is not None and posted_seed != str(item.seed):
@@ -167,7 +172,7 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     expected = grading.expected_answer(scenario, item.question_id, item.era, item.seed)
     existing = getattr(item, "attempt", None)  # the reverse one-to-one raises if absent
     if existing is not None:
-        return existing
+        return existing, False
     answer = grading.parse_answer(expected.question, data, expected.eras)
     correct = grading.is_correct(expected, answer, item.era)
     owner = user if getattr(user, "is_authenticated", False) else None
@@ -188,9 +193,9 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
             if item.position == item.session.length:
                 _finish_if_done(item.session, now)
     except IntegrityError:
-        return Attempt.objects.get(item=item)
+        return Attempt.objects.get(item=item), False
     item.attempt = attempt
-    return attempt
+    return attempt, True
 
 
 def _finish_if_done(session: QuizSession, now: datetime) -> None:
@@ -201,11 +206,51 @@ def _finish_if_done(session: QuizSession, now: datetime) -> None:
 
 
 def quiz_finish(*, session: QuizSession, now: datetime | None = None) -> QuizSession:
-    """End a session (an exam at its deadline, or when the candidate hands it in)."""
-    QuizSession.objects.filter(pk=session.pk, finished_at__isnull=True).update(
-        finished_at=now or timezone.now())
+    """End a session: handed in by the candidate, or an exam whose time is up, which is
+    recorded as closed at its deadline (whenever the server notices)."""
+    now = now or timezone.now()
+    if session.deadline is not None and now > session.deadline:
+        now = session.deadline
+    QuizSession.objects.filter(pk=session.pk, finished_at__isnull=True).update(finished_at=now)
     session.refresh_from_db()
     return session
+
+
+def item_flag(*, item: QuizItem, flagged: bool) -> QuizItem:
+    """Mark a question to come back to (or unmark it). Answered or not, in an open
+    session only: a finished session's flags no longer mean anything."""
+    if item.session.finished_at is not None or item.session.is_expired():
+        raise QuizError("finished")
+    QuizItem.objects.filter(pk=item.pk).update(flagged=flagged)
+    item.flagged = flagged
+    return item
+
+
+@transaction.atomic
+def quiz_start_retry(*, session: QuizSession, user: Any, session_key: str,
+                     now: datetime | None = None) -> QuizSession:
+    """A practice session of the questions answered wrongly in ``session`` (and, once it
+    is finished, of those left unanswered, which count as wrong): the same scenario
+    versions, questions and eras, with variants drawn afresh."""
+    now = now or timezone.now()
+    missed = Q(attempt__correct=False)
+    if session.finished_at is not None:
+        missed |= Q(attempt__isnull=True)
+    wrong = list(session.items.filter(missed).order_by("position"))
+    if not wrong:
+        raise QuizError("empty")
+    owner = user if getattr(user, "is_authenticated", False) else None
+    retry = QuizSession.objects.create(
+        user=owner, session_key="" if owner else session_key,
+        mode=QuizSession.Mode.PRACTICE, topics=session.topics, era_mode=session.era_mode,
+        era=session.era, difficulty_min=session.difficulty_min,
+        difficulty_max=session.difficulty_max, length=len(wrong), created_at=now)
+    QuizItem.objects.bulk_create([
+        QuizItem(session=retry, position=i + 1, version_id=w.version_id,
+                 question_id=w.question_id, era=w.era)
+        for i, w in enumerate(wrong)
+    ])
+    return retry
 
 
 _SCHEDULER = fsrs.Scheduler()
@@ -227,3 +272,62 @@ def _schedule(*, user: Any, item: QuizItem, correct: bool, now: datetime) -> Rev
     card_row.lapses += 0 if correct else 1
     card_row.save()
     return card_row
+
+
+@transaction.atomic
+def quiz_sessions_claim(*, user: Any, session_key: str) -> tuple[int, int]:
+    """Give a candidate who signs up or logs in the quizzes and answers this browser made
+    anonymously: Django's login gives the browser a new session key, which would orphan
+    them. The sessions and attempts move to the user; then the review cards of the
+    questions answered are rebuilt by replaying, in time order, every answer the user
+    now has to them, as if all had been given signed in. ``session_key`` is the key from
+    before login. Returns (sessions, attempts) claimed."""
+    if not session_key or not getattr(user, "is_authenticated", False):
+        return 0, 0
+    attempts = Attempt.objects.filter(user__isnull=True, session_key=session_key)
+    questions = set(attempts.values_list("version__scenario_id", "question_id"))
+    claimed_attempts = attempts.update(user=user, session_key="")
+    claimed_sessions = (QuizSession.objects.filter(user__isnull=True, session_key=session_key)
+                        .update(user=user, session_key=""))
+    if questions:
+        _review_cards_rebuild(user=user, questions=questions)
+    return claimed_sessions, claimed_attempts
+
+
+def _review_cards_rebuild(*, user: Any, questions: set[tuple[int, str]]) -> None:
+    """Schedule ``questions`` (scenario id, question id) afresh from the user's attempts,
+    oldest first: an answer given anonymously may be older than one given signed in."""
+    scenario_ids = {s for s, _ in questions}
+    question_ids = {q for _, q in questions}
+    stale = [pk for pk, s, q in ReviewCard.objects.filter(
+        user=user, scenario_id__in=scenario_ids, question_id__in=question_ids)
+        .values_list("pk", "scenario_id", "question_id") if (s, q) in questions]
+    ReviewCard.objects.filter(pk__in=stale).delete()
+    history = (Attempt.objects.filter(user=user, version__scenario_id__in=scenario_ids,
+                                      question_id__in=question_ids)
+               .select_related("item__version__scenario").order_by("created_at", "pk"))
+    for attempt in history:
+        item = attempt.item
+        if (item.version.scenario_id, attempt.question_id) in questions:
+            _schedule(user=user, item=item, correct=attempt.correct, now=attempt.created_at)
+
+
+def quiz_sessions_purge(*, created_before: datetime, now: datetime | None = None,
+                        dry_run: bool = False, batch: int = 500) -> tuple[int, int]:
+    """Delete abandoned anonymous quizzes (see ``abandoned_anonymous_sessions``) with their
+    questions, a batch per transaction so a large purge never holds the database long.
+    Attempts are never deleted: a session with one is not abandoned. Returns (sessions,
+    items) deleted, or that would be with ``dry_run``."""
+    abandoned = abandoned_anonymous_sessions(created_before=created_before,
+                                             now=now or timezone.now())
+    if dry_run:
+        return abandoned.count(), QuizItem.objects.filter(session__in=abandoned).count()
+    sessions = items = 0
+    while True:
+        with transaction.atomic():
+            ids = list(abandoned.values_list("pk", flat=True)[:batch])
+            if not ids:
+                return sessions, items
+            _, deleted = abandoned.filter(pk__in=ids).delete()
+        sessions += deleted.get(QuizSession._meta.label, 0)
+        items += deleted.get(QuizItem._meta.label, 0)

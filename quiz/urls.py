@@ -1,16 +1,19 @@
 from django.urls import path
 
-from quiz.views import accounts, history, pages, quiz
+from quiz.views import accounts, history, pages, practice, quiz
 
 app_name = "quiz"
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("practice/", quiz.practice_start, name="practice"),
+    path("practice/count/", practice.count, name="practice_count"),
     path("quiz/<uuid:session_id>/", quiz.session_current, name="session"),
     path("quiz/<uuid:session_id>/q/<int:position>/", quiz.item_show, name="item"),
     path("quiz/<uuid:session_id>/q/<int:position>/answer/", quiz.answer, name="answer"),
+    path("quiz/<uuid:session_id>/q/<int:position>/flag/", quiz.flag, name="flag"),
     path("quiz/<uuid:session_id>/finish/", quiz.finish, name="finish"),
+    path("quiz/<uuid:session_id>/retry/", quiz.retry, name="retry"),
     path("quiz/<uuid:session_id>/results/", quiz.results, name="results"),
     path("progress/", quiz.progress, name="progress"),
     path("history/", history.timeline, name="history"),

@@ -18,9 +18,12 @@ def make_user(role: str):
 def fresh_quiz_caches():
     """Rolled-back test databases reuse ids; the per-process caches of published versions
     assume ids are never reused (true of a real database)."""
+    from django.core.cache import cache
+
     from quiz.services import clear_caches
 
     clear_caches()
+    cache.clear()  # the throttles' counters: each test starts with none
     yield
 
 

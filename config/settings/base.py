@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "quiz.middleware.ExamLockMiddleware",
     # django-axes must come last: it turns lockouts raised during login into a response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -205,6 +206,22 @@ LOGGING = {
 QUIZ_EXAM_MINUTES = 40  # a mock exam of 25 questions, like a level 2 rules exam
 QUIZ_ANSWER_RATE = (12, 60)  # at most 12 submissions per question and client per 60 s
 QUIZ_USER_RATE = (120, 60)  # at most 120 submissions per client per 60 s
+QUIZ_START_RATE = (10, 60)  # at most 10 quizzes or exams started per client per 60 s
+# ... and 60 per network address (a classroom behind one address still fits; a client that
+# drops its cookie to get a fresh session each time does not)
+QUIZ_START_ADDRESS_RATE = (60, 60)
+# Anonymous quizzes older than this, whose browser session has ended and that have no
+# answer, are deleted by `manage.py purge_anonymous_sessions` (run it daily).
+QUIZ_ANONYMOUS_PURGE_DAYS = 30
+
+# Pages that show engine answers, traces or answer keys: closed to a candidate while their
+# mock exam runs (quiz.middleware.ExamLockMiddleware). A name is a URL name
+# ("quiz:what_if") or a whole namespace ("scenarios:*": the authoring area shows every
+# answer key and the documents' expected values; "admin:*": so do versions and attempts).
+QUIZ_EXAM_CLOSED_PAGES = (
+    "quiz:history", "quiz:history_scenario", "quiz:what_if", "quiz:rules", "quiz:rule",
+    "scenarios:*", "admin:*",
+)
 
 # The throttle counts in this cache. LocMemCache is per process: behind N server workers a
 # flooding client is refused after at most N times the limits above. Point CACHES at a

@@ -9,34 +9,59 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from quiz import presenters
 from quiz.forms import PracticeForm
 from quiz.grading import AnswerError
+from quiz.middleware import exam_closed_response
 from quiz.models import QuizItem, QuizSession
-from quiz.selectors import due_cards, progress_by_topic, session_summary
+from quiz.selectors import (
+    due_cards,
+    exam_navigator,
+    progress_by_topic,
+    running_exam,
+    session_summary,
+)
 from quiz.services import (
     QuizError,
     answer_submit,
+    item_flag,
     item_serve,
     quiz_finish,
     quiz_start,
+    quiz_start_retry,
     version_meta,
 )
+from quiz.throttle import answer_throttled, start_throttled
+from quiz.views.practice import count_context
 
 REFUSALS = {
     "empty": 409, "login-required": 403, "finished": 409, "expired": 409,
-    "not-served": 409, "tampered": 400,
+    "not-served": 409, "tampered": 400, "exam-running": 409,
 }
+
+
+def _refused(request: HttpRequest, message: str, status: int,
+             session: QuizSession | None = None) -> HttpResponse:
+    """A refusal: the fragment for htmx, a whole page otherwise."""
+    template = "quiz/_refused.html" if request.htmx else "quiz/refused.html"
+    return render(request, template, {"message": message, "session": session},
+                  status=status)
+
+
+def _too_many_starts(request: HttpRequest) -> HttpResponse:
+    return _refused(request, _("Too many quizzes started in a short time: wait a minute "
+                               "and try again."), 429)
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -51,16 +76,22 @@ def _owned_session(request: HttpRequest, session_id: Any) -> QuizSession:
     return get_object_or_404(sessions, pk=session_id)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def practice_start(request: HttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
     due = due_cards(user=request.user).count() if request.user.is_authenticated else 0
+    exam = running_exam(user=request.user, session_key=request.session.session_key)
     error = ""
     if request.method == "POST":
         mode = request.POST.get("mode", QuizSession.Mode.PRACTICE)
         if mode not in QuizSession.Mode.values:
             mode = QuizSession.Mode.PRACTICE
-        if mode == QuizSession.Mode.REVIEW or form.is_valid():
+        if exam is not None:  # practice would show answers the exam asks for
+            error = presenters.refusal_message("exam-running")
+        elif mode == QuizSession.Mode.REVIEW or form.is_valid():
+            if start_throttled(request):
+                return _too_many_starts(request)
             data = form.cleaned_data if form.is_valid() else {}
             try:
                 session = quiz_start(
@@ -77,19 +108,37 @@ def practice_start(request: HttpRequest) -> HttpResponse:
                 return HttpResponseRedirect(
                     reverse("quiz:session", args=[session.pk]), status=303)
     return render(request, "quiz/practice_start.html",
-                  {"form": form, "due": due, "error": error,
+                  {"form": form, "due": due, "error": error, "running_exam": exam,
+                   "filter_count": count_context(form),
                    "exam_minutes": settings.QUIZ_EXAM_MINUTES})
 
 
+def _next_unanswered(session: QuizSession, after: int = 0) -> int | None:
+    """The first unanswered question after position ``after``, wrapping round to the
+    start (a skipped question comes back), or None when all are answered."""
+    open_ = list(session.items.filter(attempt__isnull=True).order_by("position")
+                 .values_list("position", flat=True))
+    later = [p for p in open_ if p > after]
+    return (later or open_ or [None])[0]
+
+
+@never_cache
 @require_safe
 def session_current(request: HttpRequest, session_id: Any) -> HttpResponse:
+    """Where the candidate goes on: the next unanswered question after ``?after=N``
+    (skipping and "next" both come here), else the hand-in page of an exam, else the
+    results."""
     session = _owned_session(request, session_id)
     if session.finished_at or session.is_expired():
         return redirect("quiz:results", session.pk)
-    item = session.items.filter(attempt__isnull=True).order_by("position").first()
-    if item is None:
-        return redirect("quiz:results", session.pk)
-    return redirect("quiz:item", session.pk, item.position)
+    try:
+        after = int(request.GET.get("after", 0))
+    except ValueError:
+        after = 0
+    position = _next_unanswered(session, after)
+    if position is None:
+        return redirect("quiz:finish" if session.is_exam else "quiz:results", session.pk)
+    return redirect("quiz:item", session.pk, position)
 
 
 def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizItem:
@@ -111,6 +160,19 @@ def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizIte
     return item
 
 
+def _locked_by_exam(item: QuizItem) -> bool:
+    """Another session's page while the candidate's mock exam runs: its feedback, or
+    a practice answer that would bring feedback, shows engine answers."""
+    exam_id = getattr(item, "running_exam_id", None)
+    return exam_id is not None and exam_id != item.session.pk
+
+
+def _exam_closed(request: HttpRequest, item: QuizItem) -> HttpResponse:
+    exam = QuizSession.objects.get(pk=item.running_exam_id)  # type: ignore[attr-defined]
+    return exam_closed_response(request, exam)
+
+
+@never_cache
 @require_safe
 def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
     item = _owned_item(request, session_id, position)
@@ -118,6 +180,8 @@ def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpRespo
     if session.is_exam and session.is_expired() and not session.finished_at:
         quiz_finish(session=session)
         return redirect("quiz:results", session.pk)
+    if _locked_by_exam(item):
+        return _exam_closed(request, item)
     answered = hasattr(item, "attempt")
     if not answered:
         if session.finished_at or session.is_expired():
@@ -131,35 +195,21 @@ def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpRespo
     return render(request, template, context)
 
 
-def _throttled(request: HttpRequest, item: QuizItem) -> bool:
-    who = (f"u{request.user.pk}" if request.user.is_authenticated
-           else f"s{request.session.session_key}")
-    limits = ((f"answer:{who}:{item.pk}", settings.QUIZ_ANSWER_RATE),
-              (f"answer:{who}", settings.QUIZ_USER_RATE))
-    for key, (limit, window) in limits:
-        cache.add(key, 0, window)  # a new window starts at 0; an open one is kept
-        try:
-            count = cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, window)
-            count = 1
-        if count > limit:
-            return True
-    return False
-
-
+@never_cache
 @require_POST
 def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
     item = _owned_item(request, session_id, position)
     session = item.session
-    if _throttled(request, item):
-        return render(request, "quiz/_refused.html",
-                      {"message": _("Too many answers in a short time: wait a minute and "
-                                    "try again.")}, status=429)
+    if _locked_by_exam(item):
+        return _exam_closed(request, item)
+    if answer_throttled(request, item.pk):
+        return _refused(request, _("Too many answers in a short time: wait a minute and "
+                                   "try again."), 429, session)
     try:
-        answer_submit(item=item, data=request.POST, user=request.user,
-                      session_key=request.session.session_key or "",
-                      posted_seed=request.POST.get("seed"))
+        _attempt, recorded = answer_submit(
+            item=item, data=request.POST, user=request.user,
+            session_key=request.session.session_key or "",
+            posted_seed=request.POST.get("seed"))
     except AnswerError as err:
         message = presenters.answer_error(err)
         if request.htmx:
@@ -170,32 +220,65 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
                                               language=get_language(), answer_error=message)
         return render(request, "quiz/session_item.html", context)
     except QuizError as err:
-        status = REFUSALS.get(err.code, 400)
+        message = presenters.refusal_message(err.code)
         if request.htmx:
-            return render(request, "quiz/_refused.html",
-                          {"message": presenters.refusal_message(err.code),
-                           "session": session}, status=200)
+            return _refused(request, message, 200, session)  # htmx 2 swaps no 4xx
         if err.code in ("finished", "expired"):
             return redirect("quiz:results", session.pk)
-        return render(request, "quiz/_refused.html",
-                      {"message": presenters.refusal_message(err.code), "session": session},
-                      status=status)
+        return _refused(request, message, REFUSALS.get(err.code, 400), session)
     if request.htmx:
         context = presenters.answer_context(session=session, item=item,
-                                            language=get_language())
-        context["progress_oob"] = True  # the score and progress bar above change too
+                                            language=get_language(),
+                                            already_answered=not recorded)
+        context["progress_oob"] = True  # the score, progress bar and navigator change too
+        if session.is_exam:
+            context["navigator"] = exam_navigator(session)
         return render(request, "quiz/session_item.html#answer-area", context)
+    if not recorded:
+        messages.info(request, presenters.ALREADY_ANSWERED)
     return HttpResponseRedirect(reverse("quiz:item", args=[session.pk, item.position]),
                                 status=303)
 
 
+@never_cache
 @require_POST
+def flag(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
+    """Mark a question to come back to, or unmark it (``flagged`` = "1" or "0")."""
+    item = _owned_item(request, session_id, position)
+    session = item.session
+    try:
+        item_flag(item=item, flagged=request.POST.get("flagged") == "1")
+    except QuizError:
+        return redirect("quiz:results", session.pk)
+    if request.htmx:
+        context = {"session": session, "item": item, "navigator": exam_navigator(session),
+                   "progress_oob": True}
+        return render(request, "quiz/_flag_response.html", context)
+    return HttpResponseRedirect(reverse("quiz:item", args=[session.pk, item.position]),
+                                status=303)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
 def finish(request: HttpRequest, session_id: Any) -> HttpResponse:
+    """GET: how many questions are unanswered or flagged, and a confirmation to hand in.
+    POST: hand in (or end a practice session)."""
     session = _owned_session(request, session_id)
-    quiz_finish(session=session)
-    return HttpResponseRedirect(reverse("quiz:results", args=[session.pk]), status=303)
+    if request.method == "POST" or session.finished_at or session.is_expired():
+        quiz_finish(session=session)
+        return HttpResponseRedirect(reverse("quiz:results", args=[session.pk]), status=303)
+    context: dict[str, Any] = {"session": session, "hand_in_page": True}
+    if session.is_exam:
+        context.update(presenters.exam_context(session))
+    else:
+        context["navigator"] = exam_navigator(session)
+    navigator = context["navigator"]
+    context["unanswered"] = [q for q in navigator if not q["answered"]]
+    context["flagged"] = [q for q in navigator if q["flagged"]]
+    return render(request, "quiz/finish_confirm.html", context)
 
 
+@never_cache
 @require_safe
 def results(request: HttpRequest, session_id: Any) -> HttpResponse:
     session = _owned_session(request, session_id)
@@ -209,6 +292,27 @@ def results(request: HttpRequest, session_id: Any) -> HttpResponse:
     return render(request, "quiz/results.html", context)
 
 
+@never_cache
+@require_POST
+def retry(request: HttpRequest, session_id: Any) -> HttpResponse:
+    """Practise the questions of a finished session that were answered wrongly."""
+    session = _owned_session(request, session_id)
+    if session.is_exam and session.finished_at is None and not session.is_expired():
+        return redirect("quiz:session", session.pk)  # an exam's answers stay hidden
+    if running_exam(user=request.user, session_key=request.session.session_key):
+        return _refused(request, presenters.refusal_message("exam-running"), 409)
+    if start_throttled(request):
+        return _too_many_starts(request)
+    try:
+        retry_session = quiz_start_retry(session=session, user=request.user,
+                                         session_key=_session_key(request))
+    except QuizError as err:
+        return _refused(request, presenters.refusal_message(err.code),
+                        REFUSALS.get(err.code, 400))
+    return HttpResponseRedirect(reverse("quiz:session", args=[retry_session.pk]), status=303)
+
+
+@never_cache
 @require_safe
 @login_required
 def progress(request: HttpRequest) -> HttpResponse:

@@ -34,7 +34,7 @@ django.setup()
 from django.contrib.sessions.backends.db import SessionStore
 from django.middleware.csrf import _get_new_csrf_string
 from django.utils import timezone
-from quiz.grading import question_of
+from quiz.grading import assign_recipients, expected_answer, question_of
 from quiz.models import QuizItem
 from quiz.services import draw_seed, quiz_start, scenario_of
 from urllib.parse import urlencode
@@ -50,7 +50,13 @@ def body(item):
         fields["answer"] = "yes"
     elif q.kind in ("choice", "multi"):
         fields["answer"] = q.options[0].id
-    return urlencode(fields)   # `eras` and `assign` with nothing ticked are answers too
+    elif q.kind == "eras":
+        fields["none"] = "1"  # "in none of these eras", said explicitly
+    elif q.kind == "assign":  # one damage to the first field offered: graded, stored
+        scenario = scenario_of(item.version)
+        expected = expected_answer(scenario, item.question_id, item.era, item.seed)
+        fields[f"assign-{assign_recipients(expected)[0]}"] = "1"
+    return urlencode(fields)
 
 sessions, per = int(sys.argv[1]), int(sys.argv[2])
 out = open(sys.argv[3], "w")

@@ -37,7 +37,11 @@ PAGES: dict[str, dict[str, int | str]] = {
 # URL names that do not answer GET at all (state-changing, POST only).
 POST_ONLY = {"quiz:logout": 405}
 # Pages of one user's own quiz session: walked per owner in tests/web/test_permissions.py.
-OWNED = {"quiz:session", "quiz:item", "quiz:answer", "quiz:finish", "quiz:results"}
+OWNED = {"quiz:session", "quiz:item", "quiz:answer", "quiz:flag", "quiz:finish",
+         "quiz:results", "quiz:retry"}
+# htmx partials (no page around them): tested with their page, e.g.
+# tests/quiz/test_practice_count.py.
+PARTIALS = {"quiz:practice_count"}
 # Public pages about one published scenario or rule: walked in tests/web/test_permissions.py.
 WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 # Instructor pages: walked as anonymous, candidate and instructor in
@@ -63,7 +67,7 @@ def test_every_app_url_is_in_the_permission_matrix():
         for name in _named_app_urls(get_resolver().url_patterns)
         if name.split(":")[0] in {"quiz", "scenarios"}
     }
-    assert names == set(PAGES) | set(POST_ONLY) | OWNED | WITH_ARGS | AUTHORING
+    assert names == set(PAGES) | set(POST_ONLY) | OWNED | PARTIALS | WITH_ARGS | AUTHORING
 
 
 @pytest.mark.django_db

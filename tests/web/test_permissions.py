@@ -39,20 +39,28 @@ def client_for(user) -> Client:
 def test_session_pages_are_the_owners_alone(owned, visitor: str) -> None:
     session, users = owned
     client = client_for(users[visitor])
-    expect_get = {"quiz:session": 302, "quiz:item": 200, "quiz:results": 200}
+    expect_get = {"quiz:session": 302, "quiz:item": 200, "quiz:results": 200,
+                  "quiz:finish": 200}
     for name, ok in expect_get.items():
         args = [session.pk, 1] if name == "quiz:item" else [session.pk]
         status = client.get(reverse(name, args=args)).status_code
         assert status == (ok if visitor == "owner" else 404), (name, visitor, status)
+    flag = client.post(reverse("quiz:flag", args=[session.pk, 1]), {"flagged": "1"})
     answer = client.post(reverse("quiz:answer", args=[session.pk, 1]), {"answer": "20"})
     finish = client.post(reverse("quiz:finish", args=[session.pk]))
+    retry = client.post(reverse("quiz:retry", args=[session.pk]))
     if visitor == "owner":
+        assert flag.status_code == 303
         assert answer.status_code in (303, 200)
         assert finish.status_code == 303
+        assert retry.status_code in (303, 409)  # 409: no wrong answer to practise
     else:
-        assert answer.status_code == 404 and finish.status_code == 404
+        assert {flag.status_code, answer.status_code, finish.status_code,
+                retry.status_code} == {404}
         assert not Attempt.objects.exists()
         assert QuizSession.objects.get(pk=session.pk).finished_at is None
+        assert QuizSession.objects.count() == 1
+        assert not session.items.filter(flagged=True).exists()
 
 
 def test_anonymous_sessions_belong_to_their_browser() -> None:

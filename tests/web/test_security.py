@@ -141,6 +141,7 @@ def test_production_cookies_are_secure_httponly_and_samesite(client, candidate, 
     assert csrf_cookie["samesite"] in {"Lax", "Strict"}
 
 
+@pytest.mark.django_db
 def test_every_environment_sends_a_content_security_policy(client):
     response = client.get("/en/practice/")
     assert "Content-Security-Policy" in response

@@ -1,0 +1,53 @@
+"""Fixed-window request counters in the cache: answers and quiz starts per client.
+
+A client is the signed-in user, or else the browser session; starts are also counted per
+network address, because a client that drops its cookies gets a new session each time.
+The counts live in ``CACHES['default']`` (see the settings for what that means with
+several workers).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+
+
+def client_id(request: HttpRequest) -> str:
+    """The signed-in user, or else the browser session (which the caller has created)."""
+    if request.user.is_authenticated:
+        return f"u{request.user.pk}"
+    if not request.session.session_key:
+        request.session.save()
+    return f"s{request.session.session_key}"
+
+
+def _over(key: str, limit: int, window: int) -> bool:
+    """Count one more request in ``key``'s window; True once the window holds more than
+    ``limit``."""
+    cache.add(key, 0, window)  # a new window starts at 0; an open one is kept
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window closed between add and incr
+        cache.set(key, 1, window)
+        count = 1
+    return count > limit
+
+
+def answer_throttled(request: HttpRequest, item_pk: int) -> bool:
+    """Too many answers from this client, to this question or in all."""
+    who = client_id(request)
+    limit, window = settings.QUIZ_ANSWER_RATE
+    if _over(f"answer:{who}:{item_pk}", limit, window):
+        return True
+    limit, window = settings.QUIZ_USER_RATE
+    return _over(f"answer:{who}", limit, window)
+
+
+def start_throttled(request: HttpRequest) -> bool:
+    """Too many quizzes or exams started by this client, or from its address."""
+    limit, window = settings.QUIZ_START_RATE
+    if _over(f"start:{client_id(request)}", limit, window):
+        return True
+    limit, window = settings.QUIZ_START_ADDRESS_RATE
+    return _over(f"start:ip:{request.META.get('REMOTE_ADDR', '')}", limit, window)
