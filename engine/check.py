@@ -13,6 +13,12 @@ from engine.notation import LANGUAGES, Scenario, parse
 from engine.runner import run_all, scenario_eras
 
 
+# The most engine steps the whole check of one document (every variant in every era) may
+# take: about a third of a second on one core. The library's largest takes 720; a
+# document over it is refused (docs/scenario-format.md, "Caps").
+WORK_BUDGET = 50_000
+
+
 @dataclass(slots=True)
 class CheckResult:
     id: str | None
@@ -72,14 +78,21 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
         result.errors.append(ErrorItem("eras", "no era in which every card and mechanic of "
                                                "this scenario exists"))
         return result
+    work = 0
     for values in scenario.all_value_sets():
         try:
-            _run_values(scenario, values, eras)
+            work += _run_values(scenario, values, eras)
         except DocumentError as err:
             label = _label(values)
             for item in err.items:
                 msg = f"{item.message} (variant {label})" if label else item.message
                 result.errors.append(ErrorItem(item.path, msg, item.rule, item.era))
+            break
+        if work > WORK_BUDGET:
+            result.errors.append(ErrorItem("params", (
+                f"checking every variant in every era takes more than {WORK_BUDGET:,} engine "
+                f"steps (the work budget of one document): use fewer parameter values, "
+                f"eras or actions")))
             break
     if result.errors:
         return result
@@ -110,20 +123,24 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
     return result
 
 
-def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]) -> None:
+def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]) -> int:
+    """Play one variant in every era and answer its questions; the engine steps taken."""
     from engine.eras import find_era
     from engine.runner import compute_answers, play
 
     variant = scenario.bind(values)
+    steps = 0
     for key in eras:
         era = find_era(key)
         try:
-            state, _ = play(era, variant)
+            state, trace = play(era, variant)
             compute_answers(era, state, variant.questions)
+            steps += len(trace.steps)
         except DocumentError as err:
             from dataclasses import replace
 
             raise DocumentError([replace(i, era=i.era or key) for i in err.items]) from err
+    return steps
 
 
 def _label(values: dict[str, Any]) -> str:

@@ -15,14 +15,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine import rulebook
-from engine.check import check_document
 from engine.eras import ERA_KEYS, ERAS, find_era
+from engine.errors import DocumentError, EngineError
 from engine.history import changes, first_divergence, moved_rules
-from engine.notation import render_text
-from engine.runner import run_variant
+from engine.notation import parse
+from engine.runner import answer_eras, play, run_variant, scenario_eras
 from quiz.board import player_label
 from quiz.explain import explain_trace
-from quiz.presenters import answer_display, era_label, object_names
+from quiz.presenters import answer_display, era_label, object_names, render_text
 from quiz.services import scenario_of
 from scenarios.forms import ZONES
 from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion
@@ -182,17 +182,29 @@ def apply_knobs(version: ScenarioVersion, data: Any) -> dict[str, Any]:
 
 
 def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dict[str, Any]:
-    """Run the changed scenario under ``era``: outcome and trace, or the errors."""
+    """Run the changed scenario under ``era``: outcome and trace, or the errors.
+
+    A public page: it runs the one variant and the one era asked for (plus the scenario's
+    other eras for an "in which eras" question), never the whole document's check of
+    every variant in every era that publishing does."""
     doc = apply_knobs(version, data)
-    result = check_document(doc)
-    if result.errors:
-        return {"errors": [e.message for e in result.errors]}
-    if era not in result.eras:
-        return {"errors": [_("Not every card and mechanic of this scenario exists under the "
-                             "%(era)s rules.") % {"era": era_label(era)}]}
-    assert result.scenario is not None  # checked without errors: parsed
-    variant = result.scenario.variant(0)
-    outcome = run_variant(find_era(era), variant)
+    try:
+        scenario = parse(doc)
+        variant = scenario.variant(0)
+        eras = scenario_eras(scenario, variant)
+        if era not in eras:
+            return {"errors": [_("Not every card and mechanic of this scenario exists under "
+                                 "the %(era)s rules.") % {"era": era_label(era)}]}
+        outcome = run_variant(find_era(era), variant)
+        answers = dict(outcome.answers)
+        if any(q.kind == "eras" for q in variant.questions):
+            states = {e: outcome.state if e == era else play(find_era(e), variant)[0]
+                      for e in eras}
+            answers.update(answer_eras(scenario, variant, eras, states))
+    except DocumentError as err:
+        return {"errors": [e.message for e in err.items]}
+    except EngineError as err:
+        return {"errors": [str(err)]}
     state = outcome.state
     names = object_names(variant, language)
     return {
@@ -203,7 +215,7 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
                      else None, o.damage) for o in state.objects.values()
                     if o.zone != "command"],
         "answers": [(render_text(q.ask, language, variant),
-                     answer_display(q, result.answers.get(era, {}).get(q.id),
+                     answer_display(q, answers.get(q.id),
                                     {o.id: render_text(o.text, language, variant)
                                      for o in q.options}, names))
                     for q in variant.questions],

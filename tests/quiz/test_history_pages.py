@@ -89,6 +89,38 @@ def test_what_if_changes_a_value_a_parameter_gave() -> None:
     assert ("Garruk Wildspeaker", "battlefield", 5, 0) in result["objects"]
 
 
+def test_what_if_runs_only_the_variant_and_era_asked(monkeypatch) -> None:
+    """A public page: no whole-document check of every variant in every era per request
+    (up to a third of a second at the work budget); its answers are those the check gives
+    for that era."""
+    from engine import check
+    from engine.runner import play
+    from scenarios.library import LIBRARY, read_document
+
+    document = read_document(LIBRARY / "removed-attack-target/rat-downfall-before-blocks.yaml")
+    version = ScenarioFactory(slug=document["id"], document=document).current_version
+    era = version.eras_in_order[-1]
+    full = check.check_document(document)
+    runs: list[str] = []
+
+    def counted(era_class, variant):
+        runs.append(era_class.key)
+        return play(era_class, variant)
+
+    monkeypatch.setattr(check, "check_document", lambda *a, **k: pytest.fail("full check"))
+    monkeypatch.setattr(history, "play", counted)
+    monkeypatch.setattr("engine.runner.play", counted)
+    result = history.what_if(version, era, {}, "en")
+    assert not result["errors"]
+    assert set(runs) <= {era} | set(version.eras_in_order) and runs.count(era) == 1
+    shown = dict(result["answers"])
+    for q in full.scenario.variant(0).questions:
+        from quiz.presenters import render_text
+
+        ask = render_text(q.ask, "en", full.scenario.variant(0))
+        assert shown[ask] != "—", q.id  # every question answered, as the check answers it
+
+
 PILL = re.compile(r'<a class="badge text-bg-light border trace-rule" href="([^"]+)" '
                   r'aria-label="([^"]+)">([^<]+)</a>')
 
