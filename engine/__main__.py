@@ -8,47 +8,38 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from engine.check import check_document
 from engine.eras import CURRENT, ERAS, find_era
 from engine.errors import DocumentError, EngineError
 from engine.notation import parse
+from engine.reader import MAX_DOCUMENT_BYTES, ReadError, Syntax, read_bytes, read_text
 from engine.runner import run_variant
-
-MAX_FILE_BYTES = 512 * 1024
 
 
 def load_document(path: str) -> Any:
-    """Read a YAML or JSON scenario file safely (no arbitrary tags)."""
-    p = Path(path)
+    """A YAML or JSON scenario file through the one reader (size first, no anchors, no
+    key given twice, no arbitrary tags); never more than the size limit is read."""
     try:
-        data = p.read_bytes()
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_DOCUMENT_BYTES + 1)
     except OSError as err:
         raise EngineError(f"{path}: can't read the file ({err.strerror})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise EngineError(f"{path}: the file is larger than {MAX_FILE_BYTES // 1024} KB")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise EngineError(f"{path}: the file is not UTF-8 text") from None
-    return parse_text(text, path)
+        return read_bytes(data, syntax=_syntax(path)).document
+    except ReadError as err:
+        raise EngineError(f"{path}: {err.located()}") from None
 
 
 def parse_text(text: str, name: str = "document") -> Any:
+    """A document from text, named for the messages (``.json`` names are read as JSON)."""
     try:
-        if name.endswith(".json"):
-            return json.loads(text)
-        return yaml.safe_load(text)
-    except json.JSONDecodeError as err:
-        raise EngineError(f"{name}: not valid JSON: line {err.lineno}: {err.msg}") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise EngineError(f"{name}: not valid YAML: {where}{problem}") from None
-    except RecursionError:
-        raise EngineError(f"{name}: the document is nested too deeply") from None
+        return read_text(text, syntax=_syntax(name)).document
+    except ReadError as err:
+        raise EngineError(f"{name}: {err.located()}") from None
+
+
+def _syntax(name: str) -> Syntax:
+    return "json" if name.lower().endswith(".json") else "yaml"
 
 
 def _print_errors(err: DocumentError | EngineError) -> None:

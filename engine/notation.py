@@ -8,6 +8,7 @@ are expanded from a seed; seed 0 is the default variant.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from collections.abc import Mapping
@@ -64,6 +65,42 @@ KEPT_VARIANTS = 256  # per scenario, in memory; past that the kept ones are drop
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 OBJECT_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 PARAM_REF = re.compile(r"^\$([a-z_][a-z0-9_]*)$")
+
+# Refused in every authored text and key (docs/scenario-format.md, "Caps"): C0 controls but
+# tab and newline, DEL, C1 controls, lone surrogates (not text: UTF-8 can't store them), and
+# the bidirectional controls that make a text read otherwise than it is stored (embeddings,
+# overrides, isolates, and the invisible LRM, RLM and ALM marks: no language of the app
+# needs them).
+FORBIDDEN_CHARACTERS = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_BIDI = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
+
+
+def describe_character(char: str) -> str:
+    """A refused character named by its kind and code point (never the character itself:
+    a message must not carry what it refuses)."""
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:
+        kind = "a lone surrogate"
+    elif code in _BIDI:
+        kind = "a bidirectional control character"
+    else:
+        kind = "a control character"
+    return f"{kind} U+{code:04X}"
+
+
+def text_problem(text: str) -> str | None:
+    """Why a text can't be kept as written (its first refused character, 1-based), or None."""
+    found = FORBIDDEN_CHARACTERS.search(text)
+    if found is None:
+        return None
+    return f"contains {describe_character(found.group())} at position {found.start() + 1}"
+
+
+def printable(text: str) -> str:
+    """``text`` with each refused character written as an escape (``\\u0000``), so that a
+    path or a message naming a bad key stays plain text."""
+    return FORBIDDEN_CHARACTERS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # -- value objects -------------------------------------------------------------------------
@@ -199,8 +236,12 @@ class _Errors:
 
 
 def _check_size(node: Any, path: str, depth: int = 0, counter: list[int] | None = None,
-                ) -> None:
+                problems: list[ErrorItem] | None = None) -> None:
+    """The caps (raised at once) and the characters of every key and text (collected in
+    ``problems``), over the whole document before any field is read: a document dict from
+    the form editor or a JSON body is checked as one read from YAML is."""
     counter = counter if counter is not None else [0]
+    problems = problems if problems is not None else []
     counter[0] += 1
     if counter[0] > MAX_NODES:
         raise CapExceeded(ErrorItem(path or "(document)",
@@ -210,12 +251,23 @@ def _check_size(node: Any, path: str, depth: int = 0, counter: list[int] | None 
                                           f"(more than {MAX_DEPTH} levels)"))
     if isinstance(node, dict):
         for k, v in node.items():
-            _check_size(v, f"{path}.{k}" if path else str(k), depth + 1, counter)
+            name = str(k)
+            why = text_problem(k) if isinstance(k, str) else None
+            if why:
+                name = printable(k)
+                problems.append(ErrorItem(path or "(document)", f'the key "{name}" {why}'))
+            _check_size(v, f"{path}.{name}" if path else name, depth + 1, counter, problems)
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            _check_size(v, f"{path}[{i}]", depth + 1, counter)
-    elif isinstance(node, str) and len(node) > MAX_TEXT:
-        raise CapExceeded(ErrorItem(path, f"text longer than {MAX_TEXT} characters"))
+            _check_size(v, f"{path}[{i}]", depth + 1, counter, problems)
+    elif isinstance(node, str):
+        if len(node) > MAX_TEXT:
+            raise CapExceeded(ErrorItem(path, f"text longer than {MAX_TEXT} characters"))
+        why = text_problem(node)
+        if why:
+            problems.append(ErrorItem(path, why))
+    elif isinstance(node, float) and not math.isfinite(node):
+        problems.append(ErrorItem(path, "must be a finite number"))
 
 
 def parse(document: Any) -> Scenario:
@@ -223,7 +275,10 @@ def parse(document: Any) -> Scenario:
     built (and their boards and actions checked) by ``Scenario.variant``."""
     if not isinstance(document, dict):
         raise DocumentError.at("", "a scenario document is a mapping of fields")
-    _check_size(document, "")
+    problems: list[ErrorItem] = []
+    _check_size(document, "", problems=problems)
+    if problems:
+        raise DocumentError(problems)
     err = _Errors()
     allowed = {"format", "id", "topic", "difficulty", "eras", "title", "story", "setup",
                "actions", "questions", "explain", "params"}

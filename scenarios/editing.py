@@ -11,9 +11,8 @@ from typing import Any
 import yaml
 
 from engine.notation import LANGUAGES
+from engine.reader import ReadError, Reading, Syntax, read_text
 from scenarios.library import dump_document
-
-MAX_SOURCE = 256 * 1024
 
 NEW_DOCUMENT = """format: 1
 id: new-scenario
@@ -59,49 +58,35 @@ def flow_yaml(value: Any) -> str:
     return text.strip().removesuffix("...").strip()
 
 
-def parse_source(text: str) -> Any:
-    """A document from YAML (or JSON) text: safe loading only, size-limited."""
-    if len(text.encode("utf-8")) > MAX_SOURCE:
-        raise SourceError(f"the document is larger than {MAX_SOURCE // 1024} KB")
+def read_source(text: str, *, syntax: Syntax = "yaml") -> Reading:
+    """The document and line numbers of an authored text, read once through the engine's
+    one reader (size first, no anchors or aliases, no key given twice, caps while
+    composing)."""
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise SourceError(f"not valid YAML: {problem}",
-                          mark.line + 1 if mark else None) from None
-    except RecursionError:
-        raise SourceError("the document is nested too deeply") from None
+        return read_text(text, syntax=syntax)
+    except ReadError as err:
+        column = f" (column {err.column})" if err.column else ""
+        raise SourceError(err.message + column, err.line) from None
+
+
+def parse_source(text: str, *, syntax: Syntax = "yaml") -> Any:
+    """A document from YAML (or JSON) text; a scenario document is a mapping."""
+    return as_document(read_source(text, syntax=syntax).document)
+
+
+def as_document(document: Any) -> dict[str, Any]:
     if not isinstance(document, dict):
         raise SourceError("a scenario document is a mapping of fields")
     return document
 
 
 def path_lines(text: str) -> dict[str, int]:
-    """Line number (1-based) of each path (``actions[2].block.bears``) in the YAML text."""
+    """Line number (1-based) of each path (``actions[2].block.bears``) in the YAML text;
+    none for a text the reader refuses (its error carries its own line)."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except (yaml.YAMLError, RecursionError):
+        return read_source(text).lines
+    except SourceError:
         return {}
-    out: dict[str, int] = {}
-
-    def walk(node: Any, path: str, depth: int) -> None:
-        if depth > 14:
-            return
-        out.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                name = str(key.value)
-                child = f"{path}.{name}" if path else name
-                out.setdefault(child, key.start_mark.line + 1)
-                walk(value, child, depth + 1)
-        elif isinstance(node, yaml.SequenceNode):
-            for i, value in enumerate(node.value):
-                walk(value, f"{path}[{i}]", depth + 1)
-
-    if root is not None:
-        walk(root, "", 0)
-    return out
 
 
 def line_of(lines: dict[str, int], path: str) -> int | None:

@@ -120,6 +120,25 @@ CASES: list[tuple[str, Callable[[Doc], None], str, str]] = [
         {"cast": {"card": "shock", "by": "alice", "targets": ["alice"],
                   "redirect_to": {"alice": "garruk"}}}]),
      "actions[0].cast.redirect_to.alice", "their own source"),
+    # Characters no authored text may hold, whichever way the document arrived (issue 12).
+    ("NUL in a text", lambda d: d["story"].update(en="Alice\x00 attacks."), "story.en",
+     "contains a control character U+0000 at position 6"),
+    ("escape character in a text", lambda d: d["questions"][0]["ask"].update(it="\x1b[31m?"),
+     "questions[0].ask.it", "contains a control character U+001B at position 1"),
+    ("DEL in a text", lambda d: d["title"].update(es="Arrollar\x7f"), "title.es",
+     "contains a control character U+007F at position 9"),
+    ("C1 control in a text", lambda d: d["explain"].update(en="702.19\x85"), "explain.en",
+     "contains a control character U+0085 at position 7"),
+    ("lone surrogate in a text", lambda d: d["story"].update(it="Alice \ud800"), "story.it",
+     "contains a lone surrogate U+D800 at position 7"),
+    ("bidi override in a text", lambda d: d["title"].update(en="\u202eTrample"), "title.en",
+     "contains a bidirectional control character U+202E at position 1"),
+    ("bidi isolate in an object name", lambda d: bf(d, 0)["name"].update(en="W\u2067urm"),
+     "setup.battlefield[0].name.en", "contains a bidirectional control character U+2067"),
+    ("control character in a key", lambda d: d["setup"].update({"hand\x00": []}), "setup",
+     'the key "hand\\u0000" contains a control character U+0000 at position 5'),
+    ("not a finite number", lambda d: bf(d, 0).update(power=float("inf")),
+     "setup.battlefield[0].power", "must be a finite number"),
 ]
 
 
@@ -165,6 +184,100 @@ def test_bad_yaml_is_a_clear_error(text: str) -> None:
 def test_yaml_tags_are_refused() -> None:
     with pytest.raises(EngineError):
         parse_text("!!python/object/apply:os.system ['true']\n", "evil.yaml")
+
+
+def _import_text(text: str, name: str = "bad.yaml") -> tuple[str, int | None, list[Any]]:
+    """What import (and the YAML editor) makes of a text: the reader's refusal (message,
+    line), or the engine's errors."""
+    from scenarios import editing
+
+    try:
+        document = editing.parse_source(text, syntax="json" if name.endswith(".json")
+                                        else "yaml")
+        scenario_import(document=document)
+    except editing.SourceError as err:
+        return str(err), err.line, []
+    except ScenarioInvalid as err:
+        return "", None, err.report.errors
+    raise AssertionError("imported")
+
+
+def _good_text() -> str:
+    from scenarios.library import dump_document
+
+    return dump_document(scenario_document("bad-doc"))
+
+
+def _bomb() -> str:
+    from tests.bench.authoring_bench import alias_bomb
+
+    return alias_bomb()
+
+
+def _with_story(story: str) -> str:
+    return _good_text().replace("story:\n  en: Alice attacks.", f"story:\n  en: {story}")
+
+
+def _too_many_values() -> str:
+    return _good_text() + "params:\n  p: {choice: [" + ", ".join(["1"] * 4000) + "]}\n"
+
+
+def _json_with_story(story: str) -> str:
+    import json
+
+    return json.dumps(scenario_document("bad-doc")).replace('"Alice attacks."', story)
+
+
+STORY_LINE = _good_text().splitlines().index("story:") + 2
+
+TEXT_CASES: list[tuple[str, Callable[[], str], str, str, str | int | None]] = [
+    ("alias bomb", _bomb, "bomb.yaml",
+     "anchors and aliases (&name, *name) are not allowed in a scenario document", 8),
+    ("a second id", lambda: _good_text() + "id: another-scenario\n", "bad.yaml",
+     '"id" given twice (first at line 2)', _good_text().count("\n") + 1),
+    ("raw NUL", lambda: _with_story("Alice\x00 attacks."), "bad.yaml",
+     "a control character U+0000 is not allowed in a scenario document (column 12)",
+     STORY_LINE),
+    ("escaped NUL", lambda: _with_story('"Alice\\0 attacks."'), "bad.yaml",
+     "contains a control character U+0000 at position 6", "story.en"),
+    ("raw control character", lambda: _with_story("Alice\x07 attacks."), "bad.yaml",
+     "a control character U+0007 is not allowed", STORY_LINE),
+    ("escaped lone surrogate in JSON", lambda: _json_with_story('"Alice \\ud800"'), "bad.json",
+     "contains a lone surrogate U+D800 at position 7", "story.en"),
+    ("escaped NUL in JSON", lambda: _json_with_story('"Alice\\u0000"'), "bad.json",
+     "contains a control character U+0000 at position 6", "story.en"),
+    ("raw bidi override", lambda: _with_story("Alice \u202eattacks."), "bad.yaml",
+     "contains a bidirectional control character U+202E at position 7", "story.en"),
+    ("over the size limit", lambda: _good_text() + "#" * (256 * 1024), "bad.yaml",
+     "the document is larger than 256 KB", None),
+    ("too deep", lambda: _good_text().replace("format: 1", "format: 1\nx: " + "[" * 20 + "]" * 20),
+     "bad.yaml", "the document is nested too deeply (more than 12 levels)", 2),
+    ("too many values", _too_many_values, "bad.yaml",
+     "the document is too large (more than 4000 values)", _good_text().count("\n") + 2),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "filename", "message", "where"), TEXT_CASES,
+                         ids=[c[0] for c in TEXT_CASES])
+def test_hostile_text_is_refused_precisely_and_writes_nothing(
+        name: str, text: Callable[[], str], filename: str, message: str,
+        where: str | int | None) -> None:
+    refused, line, errors = _import_text(text(), filename)
+    if isinstance(where, str):  # the engine's validation, naming the field
+        assert any(e["path"] == where and message in e["message"] for e in errors), (
+            refused, errors)
+    else:  # the reader, naming the line
+        assert message in refused and line == where, (refused, line, errors)
+    assert not Scenario.objects.exists() and not ScenarioVersion.objects.exists()
+
+
+def test_a_json_document_with_a_key_given_twice_is_refused_with_its_path() -> None:
+    import json
+
+    text = json.dumps(scenario_document("bad-doc"))[:-1] + ', "id": "another-scenario"}'
+    refused, _, _ = _import_text(text, "bad.json")
+    assert refused == '"id" given twice'
+    assert not Scenario.objects.exists()
 
 
 def test_not_a_mapping() -> None:
