@@ -8,6 +8,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.package-lock.json
+# The YAML editor's bundle (CodeMirror 6 + static/src/*.js, by esbuild): built, not committed.
+EDITOR_BUNDLE := static/js/yaml-editor.js
+EDITOR_SOURCES := $(wildcard static/src/*.js)
 PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 MAKEMESSAGES_OPTS := -l it -l es --add-location=file --no-obsolete \
@@ -24,13 +27,14 @@ find_python = $(shell for py in $(PYTHON_CANDIDATES); do \
 		command -v "$$py"; break; \
 	fi; done)
 
-.PHONY: help venv install node_modules translations migrate load run test lint bench makemessages clean
+.PHONY: help venv install node_modules assets translations migrate load run test lint bench makemessages clean
 
 help:
 	@echo "make run           install, compile translations, migrate, load scenarios, serve on 127.0.0.1:8000"
 	@echo "make test          install, compile translations, lint, run the test suite (honours DATABASE_URL)"
 	@echo "make lint          ruff check, and mypy --strict on the engine"
 	@echo "make bench         run the benchmarks in tests/bench (if any)"
+	@echo "make assets        build the YAML editor's script (static/js/yaml-editor.js) with esbuild"
 	@echo "make makemessages  refresh locale/*/LC_MESSAGES/django.po from the sources (needs GNU gettext)"
 	@echo "make clean         remove the virtualenv, node_modules, compiled translations and caches"
 
@@ -52,7 +56,7 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-install: $(STAMP) $(NODE_STAMP)
+install: $(STAMP) $(NODE_STAMP) $(EDITOR_BUNDLE)
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm not found: install Node.js and npm (apt-get install npm)." >&2; exit 1; }
@@ -60,6 +64,12 @@ $(NODE_STAMP): package.json package-lock.json
 	@touch $@
 
 node_modules: $(NODE_STAMP)
+
+# Rebuilt when a source or the pinned packages change (npm ci touches the stamp).
+$(EDITOR_BUNDLE): $(EDITOR_SOURCES) package.json package-lock.json $(NODE_STAMP)
+	npm run --silent build
+
+assets: $(EDITOR_BUNDLE)
 
 %.mo: %.po | $(STAMP)
 	$(PY) manage.py compiletranslations
@@ -97,6 +107,6 @@ makemessages: $(STAMP)
 	$(PY) manage.py makemessages $(MAKEMESSAGES_OPTS)
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles .pytest_cache .ruff_cache .mypy_cache *.egg-info
+	rm -rf $(VENV) node_modules staticfiles $(EDITOR_BUNDLE) .pytest_cache .ruff_cache .mypy_cache *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete
