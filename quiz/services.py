@@ -18,7 +18,7 @@ from engine.eras import CURRENT
 from quiz import grading, rawsql
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
 from quiz.selectors import Candidate, abandoned_anonymous_sessions, due_cards, question_pool
-from scenarios.models import ScenarioVersion
+from scenarios.models import ProblemReport, ScenarioVersion
 
 EXAM_LENGTH = 25
 
@@ -289,6 +289,8 @@ def quiz_sessions_claim(*, user: Any, session_key: str) -> tuple[int, int]:
     claimed_attempts = attempts.update(user=user, session_key="")
     claimed_sessions = (QuizSession.objects.filter(user__isnull=True, session_key=session_key)
                         .update(user=user, session_key=""))
+    ProblemReport.objects.filter(user__isnull=True, session_key=session_key).update(
+        user=user, session_key="")  # the problem reports sent from those quizzes too
     if questions:
         _review_cards_rebuild(user=user, questions=questions)
     return claimed_sessions, claimed_attempts

@@ -51,3 +51,10 @@ def start_throttled(request: HttpRequest) -> bool:
         return True
     limit, window = settings.QUIZ_START_ADDRESS_RATE
     return _over(f"start:ip:{request.META.get('REMOTE_ADDR', '')}", limit, window)
+
+
+def report_throttled(request: HttpRequest) -> bool:
+    """Too many problem reports from this client (``QUIZ_REPORT_RATE``, by default 5 in
+    10 minutes): every try counts, so a flood is refused before any form is read."""
+    limit, window = settings.QUIZ_REPORT_RATE
+    return _over(f"report:{client_id(request)}", limit, window)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scenarios.models import Scenario, ScenarioVersion
+from scenarios.models import ProblemReport, Scenario, ScenarioVersion
 
 
 class VersionInline(admin.TabularInline):
@@ -33,4 +33,21 @@ class ScenarioVersionAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+        return False
+
+
+@admin.register(ProblemReport)
+class ProblemReportAdmin(admin.ModelAdmin):
+    """Reports are raised by candidates and answered on the authoring pages; here the
+    stored context is read, never rewritten."""
+
+    list_display = ("scenario", "question_id", "era", "kind", "correct", "user", "created_at",
+                    "closed_at")
+    list_filter = ("kind", "closed_at", "era")
+    search_fields = ("scenario__slug", "question_id", "text", "reply")
+    readonly_fields = ("scenario", "version", "question_id", "era", "seed", "params", "answer",
+                       "correct", "language", "quiz_item", "user", "session_key", "kind", "text",
+                       "created_at", "replied_by", "replied_at", "closed_by")
+
+    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ARG002
         return False

@@ -11,7 +11,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.eras import ERA_KEYS
@@ -155,3 +158,77 @@ class ScenarioVersion(models.Model):
         """The eras this version is asked in, oldest first (a document may list them in
         any order)."""
         return [e for e in ERA_KEYS if e in self.eras]
+
+
+class ProblemReportQuerySet(models.QuerySet["ProblemReport"]):
+    def open(self) -> ProblemReportQuerySet:
+        return self.filter(closed_at__isnull=True)
+
+    def closed(self) -> ProblemReportQuerySet:
+        return self.filter(closed_at__isnull=False)
+
+
+class ProblemReport(models.Model):
+    """A candidate's report of a problem with a question they answered, with an
+    instructor's reply.
+
+    The quiz's values (item, era, variant, answer, verdict) are copied here as plain
+    fields: the scenarios app sits below the quiz and never points at its tables, and a
+    report stays readable after the quiz that raised it is gone.
+    """
+
+    class Kind(models.TextChoices):
+        ANSWER = "answer", _("The answer is wrong")
+        UNCLEAR = "unclear", _("The question is unclear")
+        TRANSLATION = "translation", _("A translation is wrong")
+        OTHER = "other", _("Something else")
+
+    TEXT_MAX = 2000
+    REPLY_MAX = 4000
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE,
+                                 related_name="problem_reports")
+    version = models.ForeignKey(ScenarioVersion, on_delete=models.PROTECT,
+                                related_name="problem_reports")
+    question_id = models.CharField(max_length=64)
+    era = models.CharField(max_length=16)
+    seed = models.PositiveIntegerField()
+    params = models.JSONField(default=dict, blank=True)
+    answer = models.JSONField(null=True, blank=True)
+    correct = models.BooleanField(help_text="Whether the answer was graded right.")
+    language = models.CharField(max_length=8, blank=True)
+    quiz_item = models.PositiveBigIntegerField(
+        db_index=True, help_text="The quiz item it was raised from (no foreign key: the "
+                                 "quiz is a layer above).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="problem_reports")
+    session_key = models.CharField(max_length=64, blank=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    text = models.TextField(max_length=TEXT_MAX, blank=True,
+                            validators=[MaxLengthValidator(TEXT_MAX)])
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    reply = models.TextField(max_length=REPLY_MAX, blank=True,
+                             validators=[MaxLengthValidator(REPLY_MAX)])
+    replied_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    replied_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
+
+    objects = ProblemReportQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["scenario", "closed_at"], name="report_scenario_open")]
+        constraints = [
+            models.UniqueConstraint(fields=["quiz_item"], condition=Q(closed_at__isnull=True),
+                                    name="one_open_report_per_item"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} {self.question_id} {self.era}: {self.kind}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None

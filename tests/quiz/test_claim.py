@@ -114,3 +114,19 @@ def test_claiming_without_a_session_key_moves_nothing(library) -> None:
     answer_both(Client())
     assert quiz_sessions_claim(user=UserFactory(), session_key="") == (0, 0)
     assert not QuizSession.objects.filter(user__isnull=False).exists()
+
+
+def test_signing_up_keeps_the_problem_reports_sent_anonymously(library) -> None:
+    from scenarios.models import ProblemReport
+
+    browser = Client()
+    session = answer_both(browser)
+    item = session.items.get(position=1)
+    response = browser.post(reverse("quiz:report", args=[session.pk, 1]), {"kind": "unclear"})
+    assert response.status_code == 303
+    assert ProblemReport.objects.get().user is None
+    browser.post(reverse("quiz:signup"), {
+        "username": "reporter", "password1": PASSWORD, "password2": PASSWORD})
+    report = ProblemReport.objects.get()
+    assert report.user.username == "reporter" and report.session_key == ""
+    assert report.quiz_item == item.pk
