@@ -12,7 +12,6 @@ from engine.errors import DocumentError, EngineError, ErrorItem
 from engine.notation import LANGUAGES, Scenario, parse
 from engine.runner import run_all, scenario_eras
 
-
 # The most engine steps the whole check of one document (every variant in every era) may
 # take: about a third of a second on one core. The library's largest takes 720; a
 # document over it is refused (docs/scenario-format.md, "Caps").

@@ -26,6 +26,8 @@ from quiz.selectors import exam_navigator, review_forecast
 from quiz.services import scenario_of
 from quiz.wording import euphonic
 from scenarios.models import TOPIC_LABELS
+from scenarios.report_forms import ProblemReportForm
+from scenarios.selectors import item_reports
 
 REFUSAL_MESSAGES = {
     "empty": gettext_lazy("No published question matches these choices: widen the topics, "
@@ -138,9 +140,12 @@ def shown_options(question: grading.Question, item: QuizItem) -> list[Any]:
 
 
 def answer_context(*, session: QuizSession, item: QuizItem, language: str,
-                   answer_error: str = "", already_answered: bool = False) -> dict[str, Any]:
+                   answer_error: str = "", already_answered: bool = False,
+                   just_recorded: bool = False) -> dict[str, Any]:
     """The answer area: the form before an answer, the feedback after (an exam shows
-    feedback only once it is over). Nothing of the answer key before submission."""
+    feedback only once it is over). Nothing of the answer key before submission.
+    ``just_recorded``: the attempt was made by this request, so no problem report can
+    exist for it yet (one query fewer on the answer path)."""
     scenario = scenario_of(item.version)
     seed = item.seed or 0
     variant = scenario.variant(seed)
@@ -173,6 +178,7 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
         return context
     attempt = item.attempt
     context["attempt"] = attempt
+    context.update(report_context(item, language=language, none_yet=just_recorded))
     context["explained"] = explained_html(scenario, item.question_id, item.era, variant.seed,
                                           language)
     if question.kind in DETAILED:
@@ -189,6 +195,30 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
 
 
 DETAILED = ("choice", "multi", "eras", "assign")
+
+
+def report_context(item: QuizItem, *, language: str, form: ProblemReportForm | None = None,
+                   thanks: bool = False, none_yet: bool = False) -> dict[str, Any]:
+    """The "report a problem" part of the feedback: the candidate's own reports on this
+    item with the instructors' replies, and the form unless one report is still open."""
+    reports = [] if none_yet else item_reports(quiz_item=item.pk)
+    return {"problem_reports": reports, "report_open": any(r.is_open for r in reports),
+            "report_form": form or ProblemReportForm(), "report_thanks": thanks,
+            "report_fields": "" if form is not None else blank_report_fields(language)}
+
+
+@lru_cache(maxsize=8)
+def blank_report_fields(language: str) -> str:
+    """The empty report form's fields, as HTML: the same under every feedback in a
+    language, and crispy takes about 5 ms to render them, so once per language and
+    process. A posted form (with the candidate's text and errors) is rendered afresh."""
+    from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field
+    from django.utils import translation
+
+    with translation.override(language):
+        form = ProblemReportForm()
+        # crispy's own (escaping) templates made this HTML; no typed text is in it
+        return as_crispy_field(form["kind"]) + as_crispy_field(form["text"])
 
 
 def _hashable(answer: Any) -> Any:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from quiz.views import accounts, history, pages, practice, quiz
+from quiz.views import accounts, history, pages, practice, quiz, reports
 
 app_name = "quiz"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("quiz/<uuid:session_id>/q/<int:position>/", quiz.item_show, name="item"),
     path("quiz/<uuid:session_id>/q/<int:position>/answer/", quiz.answer, name="answer"),
     path("quiz/<uuid:session_id>/q/<int:position>/flag/", quiz.flag, name="flag"),
+    path("quiz/<uuid:session_id>/q/<int:position>/report/", reports.report, name="report"),
     path("quiz/<uuid:session_id>/finish/", quiz.finish, name="finish"),
     path("quiz/<uuid:session_id>/retry/", quiz.retry, name="retry"),
     path("quiz/<uuid:session_id>/results/", quiz.results, name="results"),

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import yaml
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.notation import ACTION_KINDS, DIE_RESULTS
+from engine.reader import ReadError, read_value
 from engine.state import STEPS
 from scenarios.editing import flow_yaml
+from scenarios.forms import NumberOrParamField
 
 Spec = list[tuple[str, str, Any]]  # (field name, field type, label)
 
@@ -88,7 +89,7 @@ def _field(kind: str, label: Any) -> forms.Field:
         return forms.CharField(label=label, required=False,
                                widget=forms.Textarea(attrs={"rows": 2}))
     if kind == "int":
-        return forms.IntegerField(label=label, required=False)
+        return NumberOrParamField(label=label, required=False)
     if kind == "bool":
         return forms.BooleanField(label=label, required=False)
     if kind == "step":
@@ -240,10 +241,13 @@ class ActionRow(forms.Form):
         try:
             if self.advanced:
                 text = data.get("details") or ""
-                data["args"] = yaml.safe_load(text) if text.strip() else {}
+                data["args"] = read_value(text) if text.strip() else {}
             else:
                 data["args"] = _to_args(self.action_kind, data)
-        except (forms.ValidationError, yaml.YAMLError, KeyError) as err:
+        except ReadError as err:  # refused by the reader (anchors, a key twice): say why
+            self.add_error(None, _("These details don't make an action of this kind.")
+                           if err.syntax else err.located())
+        except (forms.ValidationError, KeyError) as err:
             self.add_error(None, err if isinstance(err, forms.ValidationError) else
                            _("These details don't make an action of this kind."))
         return data
@@ -266,10 +270,12 @@ def rows_from_document(actions: list[Any], data: Any = None) -> list[ActionRow]:
 
 
 EXTRA_ROWS = 2
+BLANK_KIND = "attack"
+"""The kind an extra row is shown with: an extra row of another kind was chosen."""
 
 
 def blank_rows(start: int) -> list[ActionRow]:
-    return [ActionRow(prefix=f"actions-{i}", kind="attack", initial={"kind": "attack"},
+    return [ActionRow(prefix=f"actions-{i}", kind=BLANK_KIND, initial={"kind": BLANK_KIND},
                       existing=False) for i in range(start, start + EXTRA_ROWS)]
 
 
@@ -299,8 +305,9 @@ def rows_from_post(data: Any) -> list[ActionRow]:
 
 
 def is_blank(row: ActionRow) -> bool:
-    """An untouched extra row (no field filled in) is not an action."""
-    if not row.is_bound or row.existing:
+    """An untouched extra row (its kind as shown, no field filled in) is not an action;
+    one whose kind was changed is, even a kind without fields (``next_turn``)."""
+    if not row.is_bound or row.existing or row.action_kind != BLANK_KIND:
         return False
     data = row.data
     return not any(str(data.get(f"{row.prefix}-{name}", "")).strip()

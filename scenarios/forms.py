@@ -7,17 +7,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
 from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.cards import catalog
 from engine.eras import ERAS
-from engine.notation import QUESTION_KINDS
+from engine.notation import MAX_TEXT, QUESTION_KINDS
+from engine.reader import ReadError, read_value
 from engine.state import KEYWORDS, STEPS
 from scenarios.editing import flow_yaml
-from scenarios.models import TOPIC_CHOICES
+from scenarios.models import TOPIC_CHOICES, Scenario
 
 ZONES = [("battlefield", _("battlefield")), ("hand", _("hand")),
          ("graveyard", _("graveyard")), ("exile", _("exile")), ("library", _("library")),
@@ -39,8 +39,10 @@ class YamlValueField(forms.CharField):
                 raise forms.ValidationError(_("This field is required."))
             return None
         try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError:
+            return read_value(text)
+        except ReadError as err:
+            if not err.syntax:  # anchors, a key given twice, a cap: the reader says which
+                raise forms.ValidationError(err.located()) from None
             raise forms.ValidationError(_("Not a valid value: write it like %(shape)s.")
                                         % {"shape": self.help_text or "{key: value}"}) from None
 
@@ -55,6 +57,11 @@ class NumberOrParamField(forms.CharField):
     def prepare_value(self, value: Any) -> Any:
         return "" if value is None else value
 
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        """Compare as the page shows them: an initial ``20`` is posted back as ``"20"``,
+        and must not make an untouched extra row (a new player) look filled in."""
+        return str(self.prepare_value(initial)).strip() != str(data or "").strip()
+
     def clean(self, value: Any) -> Any:
         text = str(super().clean(value) or "").strip()
         if not text:
@@ -68,15 +75,46 @@ class NumberOrParamField(forms.CharField):
                 _("Enter a whole number or a parameter such as $p.")) from None
 
 
+class TextAreaField(forms.CharField):
+    """Free text typed in a textarea: a browser posts its line breaks as CRLF; the
+    document keeps them as written (LF), so an untouched text comes back unchanged."""
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        return text.replace("\r\n", "\n") if isinstance(text, str) else text
+
+
 class _Form(forms.Form):
+    """A crispy form whose untouched rows post back exactly their initial values.
+
+    A formset skips an extra row only when ``has_changed()`` is false. A select with no
+    initial value shows (and a browser posts) its first option: that option is the
+    field's initial value, so a blank extra row is not taken for a filled one."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if (isinstance(field, forms.ChoiceField)
+                    and not isinstance(field, forms.MultipleChoiceField)
+                    and field.initial is None and field.choices):
+                field.initial = next(iter(field.choices))[0]
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
 
 
 class MetadataForm(_Form):
+    """The scenario's own fields and its English texts. ``id`` only for a new scenario:
+    an existing one keeps its identity."""
+
+    id = forms.SlugField(label=_("Id"), max_length=64,
+                         help_text=_("Lower case words joined by hyphens; it can't change "
+                                     "once saved."))
+    title_en = forms.CharField(label=_("Title (English)"), max_length=200)
+    story_en = TextAreaField(label=_("Story (English)"), required=False, max_length=MAX_TEXT,
+                             widget=forms.Textarea(attrs={"rows": 3}))
+    explain_en = TextAreaField(label=_("Explanation (English)"), required=False,
+                               max_length=MAX_TEXT, widget=forms.Textarea(attrs={"rows": 3}))
     topic = forms.ChoiceField(label=_("Topic"), choices=TOPIC_CHOICES)
     difficulty = forms.IntegerField(label=_("Difficulty"), min_value=1, max_value=5)
     eras = forms.MultipleChoiceField(
@@ -85,6 +123,18 @@ class MetadataForm(_Form):
         help_text=_("Leave all unticked: every era in which its cards and mechanics exist."))
     active = forms.CharField(label=_("Active player"), max_length=40)
     step = forms.ChoiceField(label=_("Step"), choices=[(s, s) for s in STEPS])
+
+    def __init__(self, *args: Any, new: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not new:
+            del self.fields["id"]
+
+    def clean_id(self) -> str:
+        slug = str(self.cleaned_data["id"])
+        if Scenario.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(
+                _("A scenario with this id exists already: choose another id."))
+        return slug
 
 
 class PlayerForm(_Form):
@@ -137,7 +187,7 @@ class ObjectForm(_Form):
 class QuestionForm(_Form):
     id = forms.SlugField(label=_("Id"), max_length=64)
     kind = forms.ChoiceField(label=_("Kind"), choices=[(k, k) for k in QUESTION_KINDS])
-    ask_en = forms.CharField(label=_("Question (English)"), max_length=2000,
+    ask_en = TextAreaField(label=_("Question (English)"), max_length=2000,
                              widget=forms.Textarea(attrs={"rows": 2}))
     answer = YamlValueField(label=_("Answer query"), max_length=2000,
                             help_text="{loyalty: garruk}")
@@ -179,7 +229,10 @@ ZONE_KEYS = [z for z, _ in ZONES]
 def initial_from(document: dict[str, Any]) -> dict[str, Any]:
     setup = document.get("setup") or {}
     turn = setup.get("turn") or {}
-    meta = {"topic": document.get("topic"), "difficulty": document.get("difficulty"),
+    meta = {"id": document.get("id"), "title_en": _english(document.get("title")),
+            "story_en": _english(document.get("story")),
+            "explain_en": _english(document.get("explain")),
+            "topic": document.get("topic"), "difficulty": document.get("difficulty"),
             "eras": document.get("eras") or [], "active": turn.get("active", "alice"),
             "step": turn.get("step", "main1")}
     players = [{"id": p.get("id"), "life": p.get("life", 20),
@@ -227,6 +280,31 @@ def initial_from(document: dict[str, Any]) -> dict[str, Any]:
             "questions": questions, "params": params}
 
 
+def _english(texts: Any) -> str:
+    return str(texts.get("en") or "") if isinstance(texts, dict) else ""
+
+
+def _set_english_texts(doc: dict[str, Any], meta: dict[str, Any]) -> None:
+    """The title, story and explanation with their English wording from the form and
+    their translations kept; a text whose English is emptied goes (no English, no text)."""
+    for key in ("title", "story", "explain"):
+        if f"{key}_en" not in meta:
+            continue
+        english = meta[f"{key}_en"]
+        if english:
+            texts = doc.get(key)
+            doc[key] = {**(texts if isinstance(texts, dict) else {}), "en": english}
+        else:
+            doc.pop(key, None)
+
+
+def _in_order_of(chosen: list[str], before: Any) -> list[str]:
+    """The chosen keywords, those the document had in its own order first: the select
+    lists them alphabetically, and an unchanged object must come back unchanged."""
+    kept = [k for k in before if k in chosen] if isinstance(before, list) else []
+    return kept + [k for k in chosen if k not in kept]
+
+
 def _words(text: str) -> list[str]:
     return [w.strip() for w in text.split(",") if w.strip()]
 
@@ -241,6 +319,9 @@ def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, 
     doc = {k: v for k, v in base.items() if k not in ("setup", "actions", "questions",
                                                       "params", "eras")}
     doc["format"] = 1
+    if meta.get("id"):
+        doc["id"] = meta["id"]
+    _set_english_texts(doc, meta)
     doc["topic"] = meta["topic"]
     doc["difficulty"] = meta["difficulty"]
     if meta.get("eras"):
@@ -299,7 +380,7 @@ def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, 
         if counters:
             row["counters"] = counters
         if o.get("keywords"):
-            row["keywords"] = list(o["keywords"])
+            row["keywords"] = _in_order_of(o["keywords"], old.get("keywords"))
         for flag in ("tapped", "sick"):
             if o.get(flag):
                 row[flag] = True

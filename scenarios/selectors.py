@@ -9,11 +9,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from engine.check import translation_warnings
 from engine.notation import LANGUAGES
-from scenarios.models import Scenario
+from scenarios.models import ProblemReport, Scenario
 
 
 def scenario_list(*, topic: str = "", status: str = "", query: str = "",
@@ -32,7 +33,8 @@ def scenario_list(*, topic: str = "", status: str = "", query: str = "",
             .annotate(attempt_count=Count("versions__attempts", distinct=True),
                       right_count=Count("versions__attempts",
                                         filter=Q(versions__attempts__correct=True),
-                                        distinct=True))
+                                        distinct=True),
+                      open_reports=Coalesce(open_report_counts(), 0))
             .prefetch_related("versions"))
 
 
@@ -118,3 +120,34 @@ def question_stats(scenario: Scenario) -> list[QuestionStats]:
                           for (n, val), v in sorted(params.items())]
         out.append(stats)
     return out
+
+
+REPORT_STATUSES = ("open", "closed", "all")
+
+
+def report_list(*, status: str = "open", scenario: str = "") -> QuerySet[ProblemReport]:
+    """Problem reports for instructors, newest first, filtered by state (``open``,
+    ``closed`` or ``all``) and scenario slug; the version's number without its document."""
+    reports = ProblemReport.objects.all()
+    if status == "open":
+        reports = reports.open()
+    elif status == "closed":
+        reports = reports.closed()
+    if scenario:
+        reports = reports.filter(scenario__slug=scenario)
+    return (reports.select_related("scenario", "user", "replied_by", "closed_by")
+            .annotate(version_number=F("version__number")))
+
+
+def item_reports(*, quiz_item: int) -> list[ProblemReport]:
+    """The reports raised from one quiz item, oldest first: the caller has checked that
+    the item is the requester's own, so these are theirs."""
+    return list(ProblemReport.objects.filter(quiz_item=quiz_item).order_by("created_at", "pk"))
+
+
+def open_report_counts() -> Subquery:
+    """Per scenario (``OuterRef('pk')``), how many of its reports are open, for annotating
+    a list of scenarios with one subquery rather than one more join."""
+    counts = (ProblemReport.objects.open().filter(scenario=OuterRef("pk"))
+              .order_by().values("scenario").annotate(n=Count("pk")).values("n"))
+    return Subquery(counts)

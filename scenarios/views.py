@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from engine.check import check_document
 from engine.eras import find_era
+from engine.reader import MAX_DOCUMENT_BYTES
 from engine.runner import play_declarations, run_variant
 from quiz.board import render_board
 from quiz.explain import explain_trace
@@ -40,7 +41,6 @@ from scenarios.services import (
 )
 
 MAX_UPLOAD_FILES = 100
-MAX_UPLOAD_BYTES = 512 * 1024
 
 
 @require_safe
@@ -70,9 +70,9 @@ def author_home(request: HttpRequest) -> HttpResponse:
 
 def _preview_context(source: str, era: str | None, language: str) -> dict[str, Any]:
     """Validation, answers in every era, board and trace for the editor's preview."""
-    lines = editing.path_lines(source)
     try:
-        document = editing.parse_source(source)
+        reading = editing.read_source(source)  # one reading: the document and its lines
+        document, lines = editing.as_document(reading.document), reading.lines
     except editing.SourceError as err:
         return {"errors": [{"path": "", "message": str(err), "line": err.line}],
                 "warnings": [], "ok": False}
@@ -125,6 +125,11 @@ def _editor(request: HttpRequest, scenario: Scenario | None) -> HttpResponse:
                 raise editing.SourceError(
                     _("The id can't change: it is this scenario's identity (%(slug)s).")
                     % {"slug": scenario.slug})
+            if scenario is None and Scenario.objects.filter(
+                    slug=str(document.get("id"))).exists():
+                raise editing.SourceError(
+                    _("A scenario with the id %(slug)s exists already: open it to edit it, "
+                      "or choose another id.") % {"slug": document.get("id")})
             result = scenario_import(document=document, author=request.user,
                                      publish=action == "publish")
         except editing.SourceError as err:
@@ -160,11 +165,12 @@ def _editor(request: HttpRequest, scenario: Scenario | None) -> HttpResponse:
 def _glossary(language: str) -> list[tuple[str, str]]:
     if language == "en":
         return []
-    import yaml
     from django.conf import settings
 
+    from engine.reader import read_bytes
+
     path = settings.BASE_DIR / "scenarios" / "glossary" / f"{language}.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read_bytes(path.read_bytes()).document or {}
     return sorted(data.items())
 
 
@@ -289,25 +295,28 @@ def import_files(request: HttpRequest) -> HttpResponse:
         for upload in files:
             row: dict[str, Any] = {"name": upload.name, "errors": []}
             results.append(row)
-            if upload.size is None or upload.size > MAX_UPLOAD_BYTES:
-                row["errors"] = [_("larger than %(kb)s KB") % {"kb": MAX_UPLOAD_BYTES // 1024}]
+            if upload.size is None or upload.size > MAX_DOCUMENT_BYTES:
+                row["errors"] = [_("larger than %(kb)s KB") % {"kb": MAX_DOCUMENT_BYTES // 1024}]
                 continue
             try:
-                text = upload.read().decode("utf-8")
-                document = editing.parse_source(text)
+                text = upload.read(MAX_DOCUMENT_BYTES + 1).decode("utf-8-sig")
+                document = editing.parse_source(
+                    text, syntax="json" if upload.name.lower().endswith(".json") else "yaml")
                 result = scenario_import(document=document, author=request.user,
                                          publish=False)
             except UnicodeDecodeError:
                 row["errors"] = [_("not UTF-8 text")]
             except editing.SourceError as err:
-                row["errors"] = [str(err)]
+                row["errors"] = [_("line %(n)s: %(error)s") % {"n": err.line, "error": err}
+                                 if err.line else str(err)]
             except ScenarioInvalid as err:
                 row["errors"] = [f"{e['path']}: {e['message']}" for e in err.report.errors]
             else:
                 row["outcome"] = result.outcome
                 row["scenario"] = result.scenario
                 row["version"] = result.version.number
-    return render(request, "scenarios/import.html", {"results": results})
+    return render(request, "scenarios/import.html", {
+        "results": results, "max_kb": MAX_DOCUMENT_BYTES // 1024})
 
 
 @require_safe
@@ -326,12 +335,23 @@ def recheck(request: HttpRequest) -> HttpResponse:
     return render(request, "scenarios/recheck.html", {"changes": changes})
 
 
-def _form_sets(data: Any, document: dict[str, Any]) -> dict[str, Any]:
+def _form_base(slug: str | None) -> tuple[Scenario | None, Any, dict[str, Any]]:
+    """The scenario, its latest version and the document its forms start from; a new
+    scenario (no slug) starts from the same document as in the YAML editor."""
+    if slug is None:
+        return None, None, editing.parse_source(editing.NEW_DOCUMENT)
+    scenario = get_object_or_404(Scenario, slug=slug)
+    latest = scenario.latest_version()
+    assert latest is not None
+    return scenario, latest, latest.document
+
+
+def _form_sets(data: Any, document: dict[str, Any], *, new: bool = False) -> dict[str, Any]:
     from scenarios import forms as f
 
     initial = f.initial_from(document)
     return {
-        "meta": f.MetadataForm(data, initial=initial["meta"], prefix="meta"),
+        "meta": f.MetadataForm(data, initial=initial["meta"], prefix="meta", new=new),
         "players": f.PlayerFormSet(data, initial=initial["players"], prefix="players"),
         "teams": f.TeamFormSet(data, initial=initial["teams"], prefix="teams"),
         "planechase": f.PlanechaseForm(data, initial=initial["planechase"], prefix="planechase"),
@@ -376,17 +396,16 @@ def _composed(sets: dict[str, Any], rows: list[Any],
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def form_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def form_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+    """The form editor of a scenario, or of a new one (no slug)."""
     from scenarios import forms as f
 
-    scenario = get_object_or_404(Scenario, slug=slug)
-    latest = scenario.latest_version()
-    assert latest is not None
-    sets = _form_sets(request.POST or None, latest.document)
-    rows = _action_rows(request.POST or None, latest.document)
+    scenario, latest, base = _form_base(slug)
+    sets = _form_sets(request.POST or None, base, new=scenario is None)
+    rows = _action_rows(request.POST or None, base)
     preview: dict[str, Any] = {}
     if request.method == "POST":
-        document = _composed(sets, rows, latest.document)
+        document = _composed(sets, rows, base)
         if document is None:
             messages.error(request, _("Some fields need fixing: see the messages next to "
                                       "them."))
@@ -397,38 +416,71 @@ def form_edit(request: HttpRequest, slug: str) -> HttpResponse:
             except ScenarioInvalid:
                 messages.error(request, _("The document has errors: nothing was saved. "
                                           "See the preview."))
-                preview = _preview_context(dump_document(document), None, get_language())
+                preview = _form_preview_context(document, None)
             else:
-                messages.success(request, _("Saved as draft version %(n)s.")
-                                 % {"n": result.version.number})
-                return HttpResponseRedirect(reverse("scenarios:form", args=[slug]),
-                                            status=303)
+                _saved_message(request, result)
+                return HttpResponseRedirect(
+                    reverse("scenarios:form", args=[result.scenario.slug]), status=303)
     else:
-        preview = _preview_context(dump_document(latest.document), None, get_language())
+        preview = _form_preview_context(base, None)
     return render(request, "scenarios/form_editor.html", {
         "scenario": scenario, "latest": latest, **sets, **preview, "action_rows": rows,
         "cards": f.card_choices()})
 
 
+def _form_preview_context(document: dict[str, Any], era: str | None) -> dict[str, Any]:
+    """The preview of a composed document, without line numbers: they would point into a
+    YAML text the form editor doesn't show."""
+    context = _preview_context(dump_document(document), era, get_language())
+    for item in [*context.get("errors", []), *context.get("warnings", [])]:
+        item["line"] = None
+    return context
+
+
+def _saved_message(request: HttpRequest, result: Any) -> None:
+    if result.outcome == "unchanged":
+        messages.info(request, _("No change since version %(n)s.")
+                      % {"n": result.version.number})
+    else:
+        messages.success(request, _("Saved as draft version %(n)s.")
+                         % {"n": result.version.number})
+
+
+def _form_errors(sets: dict[str, Any], rows: list[Any]) -> list[dict[str, Any]]:
+    """Each field's errors as preview lines, the field's name as their path. Untouched
+    extra rows have none; a row marked Remove is not checked."""
+    from scenarios import action_forms as af
+
+    errors: list[dict[str, Any]] = []
+    forms_: list[Any] = []
+    for name, form_set in sets.items():
+        if hasattr(form_set, "forms"):
+            errors += [{"path": name, "message": m, "line": None}
+                       for m in form_set.non_form_errors()]
+            forms_ += form_set.forms
+        else:
+            forms_.append(form_set)
+    forms_ += [row for row in rows if row.is_bound and not af.is_blank(row)]
+    for form in forms_:
+        if form.errors and not form.cleaned_data.get("DELETE"):
+            errors += [{"path": form.add_prefix(field) if field != "__all__" else form.prefix,
+                        "message": message, "line": None}
+                       for field, texts in form.errors.items() for message in texts]
+    return errors
+
+
 @require_POST
 @instructor_required
-def form_preview(request: HttpRequest, slug: str) -> HttpResponse:
-    scenario = get_object_or_404(Scenario, slug=slug)
-    latest = scenario.latest_version()
-    assert latest is not None
-    sets = _form_sets(request.POST, latest.document)
-    rows = _action_rows(request.POST, latest.document)
-    document = _composed(sets, rows, latest.document)
+def form_preview(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+    base = _form_base(slug)[2]
+    sets = _form_sets(request.POST, base, new=slug is None)
+    rows = _action_rows(request.POST, base)
+    document = _composed(sets, rows, base)
     if document is None:
-        errors = [{"path": f"{name}", "message": str(err), "line": None}
-                  for name, s in sets.items()
-                  for err in (s.errors if isinstance(s.errors, list) else [s.errors]) if err]
-        errors += [{"path": row.prefix, "message": str(row.errors), "line": None}
-                   for row in rows if row.is_bound and not row.is_valid()]
-        context: dict[str, Any] = {"errors": errors, "warnings": [], "ok": False}
+        context: dict[str, Any] = {"errors": _form_errors(sets, rows), "warnings": [],
+                                   "ok": False}
     else:
-        context = _preview_context(dump_document(document), request.POST.get("era"),
-                                   get_language())
+        context = _form_preview_context(document, request.POST.get("era"))
     return render(request, "scenarios/editor.html#preview", context)
 
 

@@ -156,10 +156,14 @@ X_FRAME_OPTIONS = "DENY"
 
 # Content Security Policy: only our own origin; no inline scripts or styles anywhere.
 # Bootstrap's CSS draws a few icons (navbar toggler, form controls) as data: SVG images.
+# One exception, for styles only: the YAML editor (CodeMirror 6, static/src/yaml-editor.js)
+# writes its base styles into a <style> element, which carries the request's nonce. Django
+# puts the nonce in the header only when a page reads {{ csp_nonce }}, so every other page
+# keeps style-src 'self' alone; scripts never get a nonce.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
-    "style-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.NONCE],
     "img-src": [CSP.SELF, "data:"],
     "font-src": [CSP.SELF],
     "connect-src": [CSP.SELF],
@@ -206,6 +210,7 @@ LOGGING = {
 QUIZ_EXAM_MINUTES = 40  # a mock exam of 25 questions, like a level 2 rules exam
 QUIZ_ANSWER_RATE = (12, 60)  # at most 12 submissions per question and client per 60 s
 QUIZ_USER_RATE = (120, 60)  # at most 120 submissions per client per 60 s
+QUIZ_REPORT_RATE = (5, 600)  # at most 5 problem reports per client per 10 minutes
 QUIZ_START_RATE = (10, 60)  # at most 10 quizzes or exams started per client per 60 s
 # ... and 60 per network address (a classroom behind one address still fits; a client that
 # drops its cookie to get a fresh session each time does not)

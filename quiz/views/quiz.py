@@ -229,7 +229,8 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
     if request.htmx:
         context = presenters.answer_context(session=session, item=item,
                                             language=get_language(),
-                                            already_answered=not recorded)
+                                            already_answered=not recorded,
+                                            just_recorded=recorded)
         context["progress_oob"] = True  # the score, progress bar and navigator change too
         if session.is_exam:
             context["navigator"] = exam_navigator(session)

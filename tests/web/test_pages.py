@@ -33,15 +33,20 @@ PAGES: dict[str, dict[str, int | str]] = {
         "instructor": 200,
         "admin": 200,
     },
+    "scenarios:cards": {"anonymous": LOGIN, "candidate": 403, "instructor": 200, "admin": 200},
 }
 # URL names that do not answer GET at all (state-changing, POST only).
 POST_ONLY = {"quiz:logout": 405}
 # Pages of one user's own quiz session: walked per owner in tests/web/test_permissions.py.
 OWNED = {"quiz:session", "quiz:item", "quiz:answer", "quiz:flag", "quiz:finish",
-         "quiz:results", "quiz:retry"}
+         "quiz:results", "quiz:retry",
+         "quiz:report"}  # also walked in tests/quiz/test_report_submit.py
 # htmx partials (no page around them): tested with their page, e.g.
 # tests/quiz/test_practice_count.py.
 PARTIALS = {"quiz:practice_count"}
+# Public documents that are not pages (no <html> around them): walked per role in
+# tests/scenarios/test_schema.py.
+DOCUMENTS = {"scenarios:schema"}
 # Public pages about one published scenario or rule: walked in tests/web/test_permissions.py.
 WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 # Instructor pages: walked as anonymous, candidate and instructor in
@@ -49,7 +54,9 @@ WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 AUTHORING = {"scenarios:new", "scenarios:preview", "scenarios:import", "scenarios:export_all",
              "scenarios:recheck", "scenarios:edit", "scenarios:translate", "scenarios:publish",
              "scenarios:retire", "scenarios:versions", "scenarios:export", "scenarios:stats",
-             "scenarios:form", "scenarios:form_preview", "scenarios:action_fields"}
+             "scenarios:form", "scenarios:form_preview", "scenarios:action_fields",
+             "scenarios:form_new", "scenarios:form_new_preview",
+             "scenarios:reports"}
 
 
 def _named_app_urls(patterns, namespace=""):
@@ -67,7 +74,8 @@ def test_every_app_url_is_in_the_permission_matrix():
         for name in _named_app_urls(get_resolver().url_patterns)
         if name.split(":")[0] in {"quiz", "scenarios"}
     }
-    assert names == set(PAGES) | set(POST_ONLY) | OWNED | PARTIALS | WITH_ARGS | AUTHORING
+    assert names == (set(PAGES) | set(POST_ONLY) | OWNED | PARTIALS | WITH_ARGS | AUTHORING
+                     | DOCUMENTS)
 
 
 @pytest.mark.django_db
