@@ -203,7 +203,7 @@ def report_context(item: QuizItem, *, language: str, form: ProblemReportForm | N
     item with the instructors' replies, and the form unless one report is still open."""
     reports = [] if none_yet else item_reports(quiz_item=item.pk)
     return {"problem_reports": reports, "report_open": any(r.is_open for r in reports),
-            "report_form": form or ProblemReportForm(), "report_thanks": thanks,
+            "report_form": form, "report_thanks": thanks,  # a posted form, or none
             "report_fields": "" if form is not None else blank_report_fields(language)}
 
 
