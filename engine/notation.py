@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.cards import UnknownCard, find_card
+from engine.characters import printable, text_problem
 from engine.errors import CapExceeded, DocumentError, ErrorItem
 from engine.state import (
     KEYWORDS,
@@ -65,42 +66,6 @@ KEPT_VARIANTS = 256  # per scenario, in memory; past that the kept ones are drop
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 OBJECT_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 PARAM_REF = re.compile(r"^\$([a-z_][a-z0-9_]*)$")
-
-# Refused in every authored text and key (docs/scenario-format.md, "Caps"): C0 controls but
-# tab and newline, DEL, C1 controls, lone surrogates (not text: UTF-8 can't store them), and
-# the bidirectional controls that make a text read otherwise than it is stored (embeddings,
-# overrides, isolates, and the invisible LRM, RLM and ALM marks: no language of the app
-# needs them).
-FORBIDDEN_CHARACTERS = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_BIDI = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
-
-
-def describe_character(char: str) -> str:
-    """A refused character named by its kind and code point (never the character itself:
-    a message must not carry what it refuses)."""
-    code = ord(char)
-    if 0xD800 <= code <= 0xDFFF:
-        kind = "a lone surrogate"
-    elif code in _BIDI:
-        kind = "a bidirectional control character"
-    else:
-        kind = "a control character"
-    return f"{kind} U+{code:04X}"
-
-
-def text_problem(text: str) -> str | None:
-    """Why a text can't be kept as written (its first refused character, 1-based), or None."""
-    found = FORBIDDEN_CHARACTERS.search(text)
-    if found is None:
-        return None
-    return f"contains {describe_character(found.group())} at position {found.start() + 1}"
-
-
-def printable(text: str) -> str:
-    """``text`` with each refused character written as an escape (``\\u0000``), so that a
-    path or a message naming a bad key stays plain text."""
-    return FORBIDDEN_CHARACTERS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 # -- value objects -------------------------------------------------------------------------

@@ -42,13 +42,9 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from engine.characters import describe_character, printable
 from engine.errors import EngineError
-from engine.notation import (
-    MAX_DEPTH,
-    MAX_NODES,
-    describe_character,
-    printable,
-)
+from engine.notation import MAX_DEPTH, MAX_NODES
 
 MAX_DOCUMENT_BYTES = 256 * 1024  # the library's largest file is under 9 KB
 

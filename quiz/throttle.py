@@ -34,27 +34,31 @@ def _over(key: str, limit: int, window: int) -> bool:
     return count > limit
 
 
+def _throttled(*limits: tuple[str, str]) -> bool:
+    """Count one more request under each (cache key, setting name) pair; True as soon as
+    one of them is over its rate (the later ones are then not counted)."""
+    for key, setting in limits:
+        limit, window = getattr(settings, setting)
+        if _over(key, limit, window):
+            return True
+    return False
+
+
 def answer_throttled(request: HttpRequest, item_pk: int) -> bool:
     """Too many answers from this client, to this question or in all."""
     who = client_id(request)
-    limit, window = settings.QUIZ_ANSWER_RATE
-    if _over(f"answer:{who}:{item_pk}", limit, window):
-        return True
-    limit, window = settings.QUIZ_USER_RATE
-    return _over(f"answer:{who}", limit, window)
+    return _throttled((f"answer:{who}:{item_pk}", "QUIZ_ANSWER_RATE"),
+                      (f"answer:{who}", "QUIZ_USER_RATE"))
 
 
 def start_throttled(request: HttpRequest) -> bool:
     """Too many quizzes or exams started by this client, or from its address."""
-    limit, window = settings.QUIZ_START_RATE
-    if _over(f"start:{client_id(request)}", limit, window):
-        return True
-    limit, window = settings.QUIZ_START_ADDRESS_RATE
-    return _over(f"start:ip:{request.META.get('REMOTE_ADDR', '')}", limit, window)
+    return _throttled((f"start:{client_id(request)}", "QUIZ_START_RATE"),
+                      (f"start:ip:{request.META.get('REMOTE_ADDR', '')}",
+                       "QUIZ_START_ADDRESS_RATE"))
 
 
 def report_throttled(request: HttpRequest) -> bool:
-    """Too many problem reports from this client (``QUIZ_REPORT_RATE``, by default 5 in
-    10 minutes): every try counts, so a flood is refused before any form is read."""
-    limit, window = settings.QUIZ_REPORT_RATE
-    return _over(f"report:{client_id(request)}", limit, window)
+    """Too many problem reports from this client (``QUIZ_REPORT_RATE``, 5 in 10 minutes):
+    every try counts, so a flood is refused before any form is read."""
+    return _throttled((f"report:{client_id(request)}", "QUIZ_REPORT_RATE"))

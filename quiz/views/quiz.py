@@ -51,16 +51,16 @@ REFUSALS = {
 }
 
 
-def _refused(request: HttpRequest, message: str, status: int,
+def refused(request: HttpRequest, message: str, status: int,
              session: QuizSession | None = None) -> HttpResponse:
     """A refusal: the fragment for htmx, a whole page otherwise."""
-    template = "quiz/_refused.html" if request.htmx else "quiz/refused.html"
+    template = "quiz/refused.html" if request.htmx else "quiz/refused.html"
     return render(request, template, {"message": message, "session": session},
                   status=status)
 
 
 def _too_many_starts(request: HttpRequest) -> HttpResponse:
-    return _refused(request, _("Too many quizzes started in a short time: wait a minute "
+    return refused(request, _("Too many quizzes started in a short time: wait a minute "
                                "and try again."), 429)
 
 
@@ -141,7 +141,7 @@ def session_current(request: HttpRequest, session_id: Any) -> HttpResponse:
     return redirect("quiz:item", session.pk, position)
 
 
-def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizItem:
+def owned_item_or_404(request: HttpRequest, session_id: Any, position: int) -> QuizItem:
     """The item with its session, version and attempt; 404 unless the session belongs to
     this user (or this browser, for anonymous quizzes). Answers and question pages run
     this on every request, so it is one plain query (see ``quiz.selectors.owned_item``)
@@ -160,14 +160,14 @@ def _owned_item(request: HttpRequest, session_id: Any, position: int) -> QuizIte
     return item
 
 
-def _locked_by_exam(item: QuizItem) -> bool:
+def is_locked_by_exam(item: QuizItem) -> bool:
     """Another session's page while the candidate's mock exam runs: its feedback, or
     a practice answer that would bring feedback, shows engine answers."""
     exam_id = getattr(item, "running_exam_id", None)
     return exam_id is not None and exam_id != item.session.pk
 
 
-def _exam_closed(request: HttpRequest, item: QuizItem) -> HttpResponse:
+def exam_closed(request: HttpRequest, item: QuizItem) -> HttpResponse:
     exam = QuizSession.objects.get(pk=item.running_exam_id)  # type: ignore[attr-defined]
     return exam_closed_response(request, exam)
 
@@ -175,13 +175,13 @@ def _exam_closed(request: HttpRequest, item: QuizItem) -> HttpResponse:
 @never_cache
 @require_safe
 def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
-    item = _owned_item(request, session_id, position)
+    item = owned_item_or_404(request, session_id, position)
     session = item.session
     if session.is_exam and session.is_expired() and not session.finished_at:
         quiz_finish(session=session)
         return redirect("quiz:results", session.pk)
-    if _locked_by_exam(item):
-        return _exam_closed(request, item)
+    if is_locked_by_exam(item):
+        return exam_closed(request, item)
     answered = hasattr(item, "attempt")
     if not answered:
         if session.finished_at or session.is_expired():
@@ -198,12 +198,12 @@ def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpRespo
 @never_cache
 @require_POST
 def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
-    item = _owned_item(request, session_id, position)
+    item = owned_item_or_404(request, session_id, position)
     session = item.session
-    if _locked_by_exam(item):
-        return _exam_closed(request, item)
+    if is_locked_by_exam(item):
+        return exam_closed(request, item)
     if answer_throttled(request, item.pk):
-        return _refused(request, _("Too many answers in a short time: wait a minute and "
+        return refused(request, _("Too many answers in a short time: wait a minute and "
                                    "try again."), 429, session)
     try:
         _attempt, recorded = answer_submit(
@@ -222,10 +222,10 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
     except QuizError as err:
         message = presenters.refusal_message(err.code)
         if request.htmx:
-            return _refused(request, message, 200, session)  # htmx 2 swaps no 4xx
+            return refused(request, message, 200, session)  # htmx 2 swaps no 4xx
         if err.code in ("finished", "expired"):
             return redirect("quiz:results", session.pk)
-        return _refused(request, message, REFUSALS.get(err.code, 400), session)
+        return refused(request, message, REFUSALS.get(err.code, 400), session)
     if request.htmx:
         context = presenters.answer_context(session=session, item=item,
                                             language=get_language(),
@@ -245,7 +245,7 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
 @require_POST
 def flag(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
     """Mark a question to come back to, or unmark it (``flagged`` = "1" or "0")."""
-    item = _owned_item(request, session_id, position)
+    item = owned_item_or_404(request, session_id, position)
     session = item.session
     try:
         item_flag(item=item, flagged=request.POST.get("flagged") == "1")
@@ -301,14 +301,14 @@ def retry(request: HttpRequest, session_id: Any) -> HttpResponse:
     if session.is_exam and session.finished_at is None and not session.is_expired():
         return redirect("quiz:session", session.pk)  # an exam's answers stay hidden
     if running_exam(user=request.user, session_key=request.session.session_key):
-        return _refused(request, presenters.refusal_message("exam-running"), 409)
+        return refused(request, presenters.refusal_message("exam-running"), 409)
     if start_throttled(request):
         return _too_many_starts(request)
     try:
         retry_session = quiz_start_retry(session=session, user=request.user,
                                          session_key=_session_key(request))
     except QuizError as err:
-        return _refused(request, presenters.refusal_message(err.code),
+        return refused(request, presenters.refusal_message(err.code),
                         REFUSALS.get(err.code, 400))
     return HttpResponseRedirect(reverse("quiz:session", args=[retry_session.pk]), status=303)
 

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from quiz import presenters
 from quiz.models import Attempt, QuizItem
 from quiz.throttle import report_throttled
-from quiz.views.quiz import _exam_closed, _locked_by_exam, _owned_item, _refused
+from quiz.views.quiz import exam_closed, is_locked_by_exam, owned_item_or_404, refused
 from scenarios.report_forms import ProblemReportForm
 from scenarios.reports import ReportRefused, ReportSource, report_create
 
@@ -54,19 +54,19 @@ def _partial(request: HttpRequest, item: QuizItem, **extra: Any) -> HttpResponse
 @never_cache
 @require_POST
 def report(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
-    item = _owned_item(request, session_id, position)
+    item = owned_item_or_404(request, session_id, position)
     session = item.session
-    if _locked_by_exam(item):
-        return _exam_closed(request, item)
+    if is_locked_by_exam(item):
+        return exam_closed(request, item)
     if not _feedback_shown(item):
-        return _refused(request, _("A problem can be reported once the question's feedback "
+        return refused(request, _("A problem can be reported once the question's feedback "
                                    "is shown: after answering it, and in a mock exam after "
                                    "handing the exam in."), 409, session)
     form = ProblemReportForm(request.POST)
     if report_throttled(request):
         message = _("Too many reports in a short time: wait a few minutes and try again.")
         if not request.htmx:
-            return _refused(request, message, 429, session)
+            return refused(request, message, 429, session)
         form.add_error(None, message)  # htmx 2 swaps no 4xx: say it in the form
         return _partial(request, item, form=form)
     if form.is_valid():
