@@ -1,0 +1,65 @@
+"""The rules engine's front door: everything the web apps use, and nothing else.
+
+The apps (``scenarios``, ``quiz``) import from ``engine`` only, never from a module inside
+it; import-linter's contracts in pyproject.toml hold that, and hold the engine to pure
+Python (no Django, no app). Inside the engine, modules import each other directly.
+"""
+
+from engine import rulebook
+from engine.cards import Card, UnknownCard, catalog, find_card
+from engine.check import CheckResult, check_document, translation_warnings
+from engine.eras import CURRENT, ERA_KEYS, ERAS, Era, UnknownEra, era_end, find_era
+from engine.errors import DocumentError, EngineError, ErrorItem, IllegalAction, Violation
+from engine.history import changes, first_divergence, moved_rules
+from engine.notation import (
+    ACTION_KINDS,
+    DIE_RESULTS,
+    LANGUAGES,
+    MAX_TEXT,
+    PLACEHOLDER,
+    QUESTION_KINDS,
+    TOPICS,
+    Question,
+    Scenario,
+    Variant,
+    parse,
+    render_text,
+)
+from engine.planechase import effective_power, planar_controller
+from engine.queries import legal_assignment, why_illegal_assignment
+from engine.reader import (
+    MAX_DOCUMENT_BYTES,
+    ReadError,
+    Reading,
+    Syntax,
+    load_document,
+    parse_text,
+    read_bytes,
+    read_text,
+    read_value,
+)
+from engine.runner import (
+    Outcome,
+    answer_eras,
+    play,
+    play_declarations,
+    run_variant,
+    scenario_eras,
+)
+from engine.schema import SCHEMA_FILE
+from engine.state import KEYWORDS, STEPS, GameState, Obj
+from engine.trace import Trace, TraceStep
+
+__all__ = [
+    "ACTION_KINDS", "CURRENT", "DIE_RESULTS", "ERAS", "ERA_KEYS", "KEYWORDS", "LANGUAGES",
+    "MAX_DOCUMENT_BYTES", "MAX_TEXT", "PLACEHOLDER", "QUESTION_KINDS", "SCHEMA_FILE", "STEPS",
+    "TOPICS",
+    "Card", "CheckResult", "DocumentError", "EngineError", "Era", "ErrorItem", "GameState",
+    "IllegalAction", "Obj", "Outcome", "Question", "ReadError", "Reading", "Scenario",
+    "Syntax", "Trace", "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation",
+    "answer_eras", "catalog", "changes", "check_document", "effective_power", "era_end",
+    "find_card", "find_era", "first_divergence", "legal_assignment", "load_document",
+    "moved_rules", "parse", "parse_text", "planar_controller", "play", "play_declarations",
+    "read_bytes", "read_text", "read_value", "render_text", "rulebook", "run_variant",
+    "scenario_eras", "translation_warnings", "why_illegal_assignment",
+]

@@ -5,41 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any
 
 from engine.check import check_document
 from engine.eras import CURRENT, ERAS, find_era
 from engine.errors import DocumentError, EngineError
 from engine.notation import parse
-from engine.reader import MAX_DOCUMENT_BYTES, ReadError, Syntax, read_bytes, read_text
+from engine.reader import load_document
 from engine.runner import run_variant
-
-
-def load_document(path: str) -> Any:
-    """A YAML or JSON scenario file through the one reader (size first, no anchors, no
-    key given twice, no arbitrary tags); never more than the size limit is read."""
-    try:
-        with Path(path).open("rb") as file:
-            data = file.read(MAX_DOCUMENT_BYTES + 1)
-    except OSError as err:
-        raise EngineError(f"{path}: can't read the file ({err.strerror})") from None
-    try:
-        return read_bytes(data, syntax=_syntax(path)).document
-    except ReadError as err:
-        raise EngineError(f"{path}: {err.located()}") from None
-
-
-def parse_text(text: str, name: str = "document") -> Any:
-    """A document from text, named for the messages (``.json`` names are read as JSON)."""
-    try:
-        return read_text(text, syntax=_syntax(name)).document
-    except ReadError as err:
-        raise EngineError(f"{name}: {err.located()}") from None
-
-
-def _syntax(name: str) -> Syntax:
-    return "json" if name.lower().endswith(".json") else "yaml"
 
 
 def _print_errors(err: DocumentError | EngineError) -> None:

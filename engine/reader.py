@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
@@ -365,3 +366,31 @@ def _bounded(value: Any, path: str, depth: int, count: list[int]) -> Any:
     if isinstance(value, list):
         return [_bounded(v, f"{path}[{i}]", depth + 1, count) for i, v in enumerate(value)]
     return value
+
+
+# -- files and named texts (the command line, the library loader) ---------------------
+
+def load_document(path: str) -> Any:
+    """A YAML or JSON scenario file through the one reader (size first, no anchors, no
+    key given twice, no arbitrary tags); never more than the size limit is read."""
+    try:
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError as err:
+        raise EngineError(f"{path}: can't read the file ({err.strerror})") from None
+    try:
+        return read_bytes(data, syntax=_syntax(path)).document
+    except ReadError as err:
+        raise EngineError(f"{path}: {err.located()}") from None
+
+
+def parse_text(text: str, name: str = "document") -> Any:
+    """A document from text, named for the messages (``.json`` names are read as JSON)."""
+    try:
+        return read_text(text, syntax=_syntax(name)).document
+    except ReadError as err:
+        raise EngineError(f"{name}: {err.located()}") from None
+
+
+def _syntax(name: str) -> Syntax:
+    return "json" if name.lower().endswith(".json") else "yaml"

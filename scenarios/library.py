@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from engine.__main__ import load_document
+from engine import load_document
 from engine.errors import EngineError
 
 LIBRARY = Path(__file__).with_name("library")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.__main__ import parse_text
+from engine import parse_text
 from engine.errors import EngineError
 from scenarios.models import Scenario, ScenarioVersion
 from scenarios.services import NotPublishable, ScenarioInvalid, scenario_import
