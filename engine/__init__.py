@@ -5,12 +5,13 @@ it; import-linter's contracts in pyproject.toml hold that, and hold the engine t
 Python (no Django, no app). Inside the engine, modules import each other directly.
 """
 
-from engine import rulebook
 from engine.cards import Card, UnknownCard, catalog, find_card
 from engine.check import CheckResult, check_document, translation_warnings
 from engine.eras import CURRENT, ERA_KEYS, ERAS, Era, UnknownEra, era_end, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem, IllegalAction, Violation
 from engine.history import changes, first_divergence, moved_rules
+from engine.kinds.actions import ACTIONS
+from engine.kinds.base import ActionSpec, EditorField, PairsError
 from engine.notation import (
     ACTION_KINDS,
     DIE_RESULTS,
@@ -38,6 +39,12 @@ from engine.reader import (
     read_text,
     read_value,
 )
+from engine.rulebook import RuleVersion
+from engine.rulebook import catalogue as rule_catalogue
+from engine.rulebook import exists as rule_exists
+from engine.rulebook import history as rule_versions
+from engine.rulebook import number as rule_number
+from engine.rulebook import summary as rule_summary
 from engine.runner import (
     Outcome,
     answer_eras,
@@ -51,15 +58,15 @@ from engine.state import KEYWORDS, STEPS, GameState, Obj
 from engine.trace import Trace, TraceStep
 
 __all__ = [
-    "ACTION_KINDS", "CURRENT", "DIE_RESULTS", "ERAS", "ERA_KEYS", "KEYWORDS", "LANGUAGES",
-    "MAX_DOCUMENT_BYTES", "MAX_TEXT", "PLACEHOLDER", "QUESTION_KINDS", "SCHEMA_FILE", "STEPS",
-    "TOPICS",
-    "Card", "CheckResult", "DocumentError", "EngineError", "Era", "ErrorItem", "GameState",
-    "IllegalAction", "Obj", "Outcome", "Question", "ReadError", "Reading", "Scenario",
-    "Syntax", "Trace", "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation",
-    "answer_eras", "catalog", "changes", "check_document", "effective_power", "era_end",
-    "find_card", "find_era", "first_divergence", "legal_assignment", "load_document",
-    "moved_rules", "parse", "parse_text", "planar_controller", "play", "play_declarations",
-    "read_bytes", "read_text", "read_value", "render_text", "rulebook", "run_variant",
-    "scenario_eras", "translation_warnings", "why_illegal_assignment",
+    "ACTIONS", "ACTION_KINDS", "CURRENT", "DIE_RESULTS", "ERAS", "ERA_KEYS", "KEYWORDS",
+    "LANGUAGES", "MAX_DOCUMENT_BYTES", "MAX_TEXT", "PLACEHOLDER", "QUESTION_KINDS", "SCHEMA_FILE",
+    "STEPS", "TOPICS", "ActionSpec", "Card", "CheckResult", "DocumentError", "EditorField",
+    "EngineError", "Era", "ErrorItem", "GameState", "IllegalAction", "Obj", "Outcome",
+    "PairsError", "Question", "ReadError", "Reading", "RuleVersion", "Scenario", "Syntax", "Trace",
+    "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation", "answer_eras", "catalog",
+    "changes", "check_document", "effective_power", "era_end", "find_card", "find_era",
+    "first_divergence", "legal_assignment", "load_document", "moved_rules", "parse", "parse_text",
+    "planar_controller", "play", "play_declarations", "read_bytes", "read_text", "read_value",
+    "render_text", "rule_catalogue", "rule_exists", "rule_number", "rule_summary", "rule_versions",
+    "run_variant", "scenario_eras", "translation_warnings", "why_illegal_assignment",
 ]

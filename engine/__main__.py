@@ -1,16 +1,18 @@
-"""Command line: ``python -m engine run|check|eras`` (see docs/scenario-format.md)."""
+"""Command line: ``python -m engine run|check|eras|rule`` (see docs/scenario-format.md)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import textwrap
 
 from engine.check import check_document
 from engine.eras import CURRENT, ERAS, find_era
 from engine.errors import DocumentError, EngineError
 from engine.notation import parse
 from engine.reader import load_document
+from engine.rulebook import LANGUAGES, lookup
 from engine.runner import run_variant
 
 
@@ -86,6 +88,20 @@ def cmd_eras(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rule(args: argparse.Namespace) -> int:
+    for i, found in enumerate(lookup(args.rule, args.language)):
+        if i:
+            print()
+        print(found.key)
+        for era_range in found.ranges:
+            print(f"  {era_range}")
+        print(textwrap.fill(found.summary, 100, initial_indent="  ", subsequent_indent="  "))
+        print("  cited in:" if found.citations else "  cited nowhere in the engine's code")
+        for path, line in found.citations:
+            print(f"    engine/{path}:{line}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine",
                                      description="Planeswalker rules engine")
@@ -101,8 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--json", action="store_true")
     eras = sub.add_parser("eras", help="list the rules eras")
     eras.add_argument("--json", action="store_true")
+    rule = sub.add_parser("rule", help="a rule's keys, numbers by era, summary and citing code")
+    rule.add_argument("rule", help="a rule number (306.7, 702.19c) or catalogue key")
+    rule.add_argument("--language", choices=LANGUAGES, default="en",
+                      help="language of the summary (default en)")
     args = parser.parse_args(argv)
-    handlers = {"run": cmd_run, "check": cmd_check, "eras": cmd_eras}
+    handlers = {"run": cmd_run, "check": cmd_check, "eras": cmd_eras, "rule": cmd_rule}
     try:
         return handlers[args.command](args)
     except EngineError as err:

@@ -4,13 +4,13 @@ validation service."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.eras import ERA_KEYS
+from engine.eras import ERA_KEYS, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem
 from engine.notation import LANGUAGES, Scenario, parse
-from engine.runner import run_all, scenario_eras
+from engine.runner import compute_answers, play, run_all, scenario_eras
 
 # The most engine steps the whole check of one document (every variant in every era) may
 # take: about a third of a second on one core. The library's largest takes 720; a
@@ -124,9 +124,6 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
 
 def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]) -> int:
     """Play one variant in every era and answer its questions; the engine steps taken."""
-    from engine.eras import find_era
-    from engine.runner import compute_answers, play
-
     variant = scenario.bind(values)
     steps = 0
     for key in eras:
@@ -136,8 +133,6 @@ def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...
             compute_answers(era, state, variant.questions)
             steps += len(trace.steps)
         except DocumentError as err:
-            from dataclasses import replace
-
             raise DocumentError([replace(i, era=i.era or key) for i in err.items]) from err
     return steps
 

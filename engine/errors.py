@@ -8,7 +8,10 @@ rule it breaks as numbered in the era being simulated.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.eras import Era
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,32 @@ class IllegalAction(DocumentError):
 
 class CapExceeded(DocumentError):
     """A document is larger or longer-running than the engine accepts."""
+
+
+class Errors:
+    """The errors found while reading a document, collected to be raised together."""
+
+    def __init__(self) -> None:
+        self.items: list[ErrorItem] = []
+
+    def add(self, path: str, message: str, rule: str | None = None) -> None:
+        self.items.append(ErrorItem(path, message, rule))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise DocumentError(self.items)
+
+
+def illegal(path: str, era: type[Era], key: str, code: str, message: str,
+            **data: Any) -> IllegalAction:
+    """An action at ``path`` breaks rule ``key`` as ``era`` numbers it."""
+    return IllegalAction(path, Violation(key, era.rule(key), code, message, data), era.key)
+
+
+def raise_violation(path: str, era: type[Era], why: Violation | None) -> None:
+    """Raise ``why`` as an illegal action at ``path``, if there is one."""
+    if why is not None:
+        raise IllegalAction(path, why, era.key)
 
 
 def _describe(item: ErrorItem) -> str:

@@ -44,8 +44,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from engine.characters import describe_character, printable
+from engine.document import MAX_DEPTH, MAX_NODES
 from engine.errors import EngineError
-from engine.notation import MAX_DEPTH, MAX_NODES
 
 MAX_DOCUMENT_BYTES = 256 * 1024  # the library's largest file is under 9 KB
 

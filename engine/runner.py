@@ -6,21 +6,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine import actions as act
+from engine import combat as cb
 from engine import sba
-from engine.actions import Action
 from engine.cards import find_card
+from engine.combat_damage import lock_in_combat_damage
 from engine.eras import ERAS, Era, era_end, find_era
 from engine.errors import DocumentError, ErrorItem, IllegalAction, Violation
+from engine.kinds.actions import ACTIONS, DECLARATIONS, QUIET_ACTIONS, perform
+from engine.kinds.actions.choose import Choose
 from engine.notation import Question, Scenario, Variant
 from engine.queries import answer, holds
-from engine.state import GameState, Obj
+from engine.state import GameState
 from engine.trace import Trace
 
-QUIET_ACTIONS = frozenset({"attack", "block", "order", "assign", "choose"})
-"""Actions that change nothing a state-based action looks at (damage, toughness, loyalty,
-defense, life, which permanents are on the battlefield and who controls them): checking
-state-based actions after them finds nothing, so the runner skips the check."""
+__all__ = ["DECLARATIONS", "QUIET_ACTIONS", "Outcome", "answer_eras", "compute_answers",
+           "perform", "play", "play_declarations", "run_all", "run_variant", "scenario_eras"]
 
 
 @dataclass(slots=True)
@@ -52,60 +52,6 @@ class Outcome:
         return out
 
 
-def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
-            new_obj: Obj | None, keep: tuple[str, ...]) -> GameState:
-    """Perform one action (without the state-based actions that follow it)."""
-    k = action.kind
-    if k == "attack":
-        return act.perform_attack(era, state, trace, action)
-    if k == "block":
-        return act.perform_block(era, state, trace, action)
-    if k == "order":
-        return act.perform_order(era, state, trace, action)
-    if k == "assign":
-        return act.perform_assign(era, state, trace, action)
-    if k == "combat_damage":
-        return act.perform_combat_damage(era, state, trace, action, keep)
-    if k == "cast":
-        return act.perform_cast(era, state, trace, action)
-    if k == "damage":
-        return act.perform_damage(era, state, trace, action)
-    if k == "activate":
-        return act.perform_activate(era, state, trace, action, keep)
-    if k == "enter":
-        return act.perform_enter(era, state, trace, action, new_obj)
-    if k == "move":
-        return act.perform_move(era, state, trace, action)
-    if k == "control":
-        return act.perform_control(era, state, trace, action)
-    if k == "counters":
-        return act.perform_counters(era, state, trace, action)
-    if k == "become":
-        return act.perform_become(era, state, trace, action)
-    if k == "step":
-        return act.perform_step(era, state, trace, action)
-    if k == "next_turn":
-        return act.perform_next_turn(era, state, trace, action)
-    if k == "choose":
-        trace.add(None, "choose.not-asked", keep=action.args.get("keep"))
-        return state
-    if k == "roll_planar_die":
-        from engine.planechase import perform_roll
-
-        return perform_roll(era, state, trace, action.path, action.args["by"],
-                            action.args["result"], bool(action.args.get("effect", False)))
-    if k == "planeswalk":
-        from engine.planechase import planeswalk
-
-        if state.planechase is None:
-            raise IllegalAction(action.path, Violation(
-                "planechase.planeswalk", era.rule("planechase.planeswalk"),
-                "planeswalk.no-planechase", "this game is not a Planechase game", {}),
-                era.key)
-        return planeswalk(era, state, trace)
-    raise DocumentError.at(action.path, f"unknown action {k!r}")
-
-
 def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
     """Run every action of a variant under ``era``."""
     trace = Trace(era)
@@ -118,7 +64,7 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
         action = actions[i]
         trace.action = i
         nxt = actions[i + 1] if i + 1 < len(actions) else None
-        keep: tuple[str, ...] = (nxt.args["keep"],) if nxt and nxt.kind == "choose" else ()
+        keep: tuple[str, ...] = (nxt.value.keep,) if nxt and isinstance(nxt.value, Choose) else ()
         if prev_assign and action.kind not in ("assign", "combat_damage"):
             if not era.combat_damage_uses_stack:
                 raise IllegalAction(action.path, Violation(
@@ -127,7 +73,7 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
                     "combat damage is dealt as soon as it is assigned: no action can happen "
                     "between `assign` and `combat_damage` in this era", {}), era.key)
             # Lorwyn: the damage goes on the stack; this action happens while it waits.
-            state = act.lock_in_combat_damage(era, state, trace, action.path)
+            state = lock_in_combat_damage(era, state, trace, action.path)
         prev_assign = action.kind == "assign"
         state = perform(era, state, trace, action, variant.new_objects.get(i), keep)
         if action.kind not in QUIET_ACTIONS:
@@ -178,13 +124,9 @@ def compute_answers(era: type[Era], state: GameState, questions: tuple[Question,
         elif q.kind == "assign":
             assert q.attacker is not None
             if q.goal is not None:
-                from engine.combat import max_damage_to
-
-                out[q.id] = max_damage_to(era, state, q.attacker, q.goal)
+                out[q.id] = cb.max_damage_to(era, state, q.attacker, q.goal)
             else:
-                from engine.combat import default_assignment
-
-                out[q.id] = default_assignment(era, state, q.attacker)
+                out[q.id] = cb.default_assignment(era, state, q.attacker)
         # `eras` questions are answered across eras by ``answer_eras``.
     return out
 
@@ -214,9 +156,8 @@ def scenario_eras(scenario: Scenario, variant: Variant | None = None) -> tuple[s
             if o.is_battle and not era.battles:
                 ok = False
         for a in variant.actions:
-            if a.kind == "cast" and a.args.get("card") not in variant.state.objects:
-                card = find_card(a.args["card"])
-                if end is not None and card.released >= end:
+            for slug in ACTIONS[a.kind].catalog_cards(a.value, variant.state):
+                if end is not None and find_card(slug).released >= end:
                     ok = False
         if ok:
             out.append(era.key)
@@ -258,9 +199,6 @@ def run_all(scenario: Scenario, seed: int = 0, eras: tuple[str, ...] | None = No
         # keep question order
         o.answers = {q.id: o.answers[q.id] for q in variant.questions if q.id in o.answers}
     return outcomes
-
-
-DECLARATIONS = frozenset({"attack", "block", "order"})
 
 
 def play_declarations(era: type[Era], variant: Variant) -> GameState:

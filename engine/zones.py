@@ -8,6 +8,9 @@ attacking, attacking nothing (506.4c). An object that changes zones becomes a ne
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from engine.eras import Era
 from engine.state import Combat, GameState, evolve
 from engine.trace import Trace
 
@@ -75,4 +78,30 @@ def change_control(state: GameState, oid: str, player: str, trace: Trace) -> Gam
     state = state.with_object(evolve(obj, controller=player, sick=True))
     trace.add("combat.summoning-sickness", "control.changed", object=oid, controller=player,
               previous=obj.controller)
+    return state
+
+
+def enter_battlefield(era: type[Era], state: GameState, trace: Trace, oid: str, *,
+                      controller: str | None, counters: Mapping[str, int] | None,
+                      ) -> GameState:
+    """An object enters the battlefield as a new object (400.7); a planeswalker with its
+    printed loyalty in loyalty counters (306.5b), a battle with its defense (310.4b)."""
+    obj = state.obj(oid)
+    new_counters: dict[str, int] = dict(counters or {})
+    if counters is None:
+        if obj.is_planeswalker and obj.loyalty is not None:
+            new_counters["loyalty"] = obj.loyalty
+        if obj.is_battle and obj.defense is not None and era.battles:
+            new_counters["defense"] = obj.defense
+    entered = evolve(obj, zone="battlefield", generation=obj.generation + 1,
+                      controller=controller or obj.owner, damage=0, deathtouched=False,
+                      tapped=False, sick=True, counters=new_counters)
+    state = state.with_object(entered)
+    trace.add("zone.new-object", "zone.enters", object=oid, controller=entered.controller)
+    if obj.is_planeswalker and counters is None:
+        trace.add("pw.loyalty-enters", "loyalty.enters", object=oid,
+                  loyalty=new_counters.get("loyalty", 0))
+    if obj.is_battle and counters is None and era.battles:
+        trace.add("battle.defense", "battle.enters", object=oid,
+                  defense=new_counters.get("defense", 0))
     return state

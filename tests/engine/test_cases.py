@@ -6,8 +6,9 @@ import pytest
 
 from engine import rulebook
 from engine.eras import find_era
-from engine.errors import DocumentError, IllegalAction
-from engine.notation import _Errors, parse, parse_query
+from engine.errors import DocumentError, Errors, IllegalAction
+from engine.kinds.queries import parse_query
+from engine.notation import parse
 from engine.queries import answer
 from engine.runner import play
 from tests.engine.corpus import Case, document, load_cases, per_era
@@ -45,7 +46,7 @@ def test_case(case: Case) -> None:
         applies, value = per_era(claim["is"], case.era)
         if not applies:
             continue
-        errors = _Errors()
+        errors = Errors()
         query = parse_query(claim["query"], f"expect[{i}]", variant.state, known, errors)
         assert query is not None, errors.items
         got = answer(era, state, query)

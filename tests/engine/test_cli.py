@@ -1,4 +1,4 @@
-"""The command line contract: python -m engine run|check|eras."""
+"""The command line contract: python -m engine run|check|eras|rule."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+import engine
 from engine.__main__ import main
+from engine.rulebook import lookup
 
 GOOD = {
     "format": 1, "id": "cli-trample", "topic": "trample-into-planeswalkers", "difficulty": 2,
@@ -131,3 +133,61 @@ def test_the_module_runs_as_a_program(tmp_path: Path) -> None:
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert "ok: cli-trample" in result.stdout
+
+
+def cited_lines(out: str) -> list[str]:
+    """The engine source lines the ``cited in:`` paths of a ``rule`` output point at."""
+    package = Path(engine.__file__).parent
+    lines = []
+    for path, _, number in (row.strip().rpartition(":") for row in out.splitlines()
+                            if row.startswith("    engine/")):
+        text = (package / path.removeprefix("engine/")).read_text(encoding="utf-8")
+        lines.append(text.splitlines()[int(number) - 1])
+    return lines
+
+
+def test_rule_by_number_prints_its_key_eras_summary_and_citing_code(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "306.7"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "pw.redirection"
+    assert "  m10-2009..xln-2017: 306.7\n" in out
+    assert "212.9g" not in out  # only the eras in which it was numbered 306.7
+    assert "may be redirected" in out
+    cited = cited_lines(out)
+    assert cited and all("pw.redirection" in line for line in cited)
+
+
+def test_rule_by_key_prints_every_era_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "pw.redirection"]) == 0
+    out = capsys.readouterr().out
+    assert ["  lrw-2007: 212.9g", "  m10-2009..xln-2017: 306.7",
+            "  dom-2018..fdn-2024: not in the rules"] == out.splitlines()[1:4]
+    assert main(["rule", "combat.declare-attackers"]) == 0
+    out = capsys.readouterr().out
+    assert "  lrw-2007: 308.1\n  m10-2009..fdn-2024: 508.1\n" in out
+    assert "    engine/combat/declare.py:" in out
+    assert all("combat.declare-attackers" in line for line in cited_lines(out))
+
+
+def test_one_number_can_name_several_keys_in_different_eras() -> None:
+    found = {f.key: [str(r) for r in f.ranges] for f in lookup("702.19c")}
+    assert found == {"trample.no-blockers": ["m14-2013..dom-2018: 702.19c"],
+                     "trample.over-planeswalkers": ["mh2-2021..fdn-2024: 702.19c"]}
+
+
+def test_rule_summary_in_another_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "306.7", "--language", "it"]) == 0
+    assert "reindirizzato" in capsys.readouterr().out
+
+
+def test_unknown_rule_number_or_key_exits_1_with_close_matches(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "999.9"]) == 1
+    assert "error: no rule numbered 999.9 in any era\n" == capsys.readouterr().err
+    assert main(["rule", "306"]) == 1
+    assert "did you mean 306.1 (pw.cast-timing)" in capsys.readouterr().err
+    assert main(["rule", "combat.declare-attacker"]) == 1
+    err = capsys.readouterr().err
+    assert "no rule key 'combat.declare-attacker' in the catalogue" in err
+    assert "did you mean combat.declare-attackers?" in err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, reject, settings
 from hypothesis import strategies as st
 
 from engine import combat as cb
@@ -12,13 +12,17 @@ from engine.eras import ERA_KEYS, find_era
 from engine.errors import EngineError
 from engine.notation import parse
 from engine.runner import play
+from engine.state import GameState
+from engine.trace import Trace
 
 KEYWORDS = ["trample", "deathtouch", "first-strike", "double-strike", "lifelink",
             "trample-over-planeswalkers", "indestructible"]
 
 
 @st.composite
-def boards(draw: st.DrawFn) -> dict[str, Any]:
+def boards(draw: st.DrawFn, stop_before_damage: bool | None = None) -> dict[str, Any]:
+    """A random two-player combat: attacks on Bob and his planeswalker, blocks, perhaps the
+    planeswalker leaving, and combat damage unless it stops before (or as told)."""
     n_attackers = draw(st.integers(1, 3))
     n_blockers = draw(st.integers(0, 3))
     loyalty = draw(st.integers(1, 8))
@@ -54,7 +58,8 @@ def boards(draw: st.DrawFn) -> dict[str, Any]:
         actions.append({"block": block})
     if draw(st.booleans()):
         actions.append({"move": {"pw": draw(st.sampled_from(["graveyard", "hand", "exile"]))}})
-    stop_before_damage = draw(st.booleans())
+    if stop_before_damage is None:
+        stop_before_damage = draw(st.booleans())
     if not stop_before_damage:
         actions.append({"combat_damage": {}})
     return {
@@ -74,6 +79,40 @@ def _doc(board: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in board.items() if not k.startswith("_")}
 
 
+def label(board: dict[str, Any], era_key: str) -> None:
+    """Say what this example covers, for ``pytest --hypothesis-show-statistics``."""
+    event(f"era {era_key}")
+    actions = board["actions"]
+    event("blocked" if any("block" in a for a in actions) else "no blocks")
+    if any("move" in a for a in actions):
+        event("planeswalker leaves before damage")
+    event("stops before damage" if board["_stop"] else "combat damage dealt")
+    keywords = {k for o in board["setup"]["battlefield"] for k in o.get("keywords", ())}
+    for shown in ("deathtouch", "trample", "trample-over-planeswalkers"):
+        if shown in keywords:
+            event(shown)
+    if keywords & {"first-strike", "double-strike"}:
+        event("first or double strike")
+
+
+def _outcome(era_key: str, board: dict[str, Any]) -> tuple[object, object]:
+    """The final state and trace of a run, or the documented error it stopped with."""
+    try:
+        state, trace = play(find_era(era_key), parse(_doc(board)).variant(0))
+    except EngineError as err:
+        return type(err).__name__, str(err)
+    return state, trace.as_list()
+
+
+def play_board(era_key: str, board: dict[str, Any]) -> tuple[GameState, Trace]:
+    """Play the board; an example that stops with a documented error proves nothing here
+    (none does today: the strategy builds legal declarations)."""
+    try:
+        return play(find_era(era_key), parse(_doc(board)).variant(0))
+    except EngineError:
+        reject()  # as assume(False): the example is discarded, neither passed nor failed
+
+
 FAST = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
@@ -81,27 +120,20 @@ FAST = settings(max_examples=150, deadline=None,
 @FAST
 @given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
 def test_only_documented_errors_and_deterministic(board: dict[str, Any], era_key: str) -> None:
-    era = find_era(era_key)
-    variant = parse(_doc(board)).variant(0)
-    try:
-        first = play(era, variant)
-    except EngineError:
-        return
-    second = play(era, variant)
+    label(board, era_key)
+    first = _outcome(era_key, board)  # any error but a documented one fails the test
+    second = _outcome(era_key, board)
+    event("outcome: documented error" if isinstance(first[0], str) else "outcome: played")
     assert first[0] == second[0]
-    assert first[1].as_list() == second[1].as_list()
+    assert first[1] == second[1]
 
 
 @FAST
 @given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
 def test_life_and_loyalty_balance_with_the_damage_dealt(board: dict[str, Any],
                                                         era_key: str) -> None:
-    era = find_era(era_key)
-    variant = parse(_doc(board)).variant(0)
-    try:
-        state, trace = play(era, variant)
-    except EngineError:
-        return
+    label(board, era_key)
+    state, trace = play_board(era_key, board)
     to_bob = sum(s.data["amount"] for s in trace.steps
                  if s.event == "damage.player" and s.data["player"] == "bob")
     gained = sum(s.data["amount"] for s in trace.steps
@@ -118,16 +150,11 @@ def test_life_and_loyalty_balance_with_the_damage_dealt(board: dict[str, Any],
 
 
 @FAST
-@given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
+@given(board=boards(stop_before_damage=True), era_key=st.sampled_from(ERA_KEYS))
 def test_assignment_generators_and_checkers_agree(board: dict[str, Any], era_key: str) -> None:
-    if not board["_stop"]:
-        return
+    label(board, era_key)
     era = find_era(era_key)
-    variant = parse(_doc(board)).variant(0)
-    try:
-        state, _ = play(era, variant)
-    except EngineError:
-        return
+    state, _ = play_board(era_key, board)
     assert state.combat is not None
     for attacker in state.combat.attackers:
         opts = cb.options(era, state, attacker, cb.step_context(era, state, attacker))
@@ -151,6 +178,7 @@ def test_assignment_generators_and_checkers_agree(board: dict[str, Any], era_key
 @FAST
 @given(board=boards(), era_key=st.sampled_from(ERA_KEYS))
 def test_attack_targets_agree_with_the_attack_check(board: dict[str, Any], era_key: str) -> None:
+    event(f"era {era_key}")
     era = find_era(era_key)
     doc = _doc(board)
     doc["actions"] = []

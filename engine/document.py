@@ -1,0 +1,60 @@
+"""The scenario format's fixed words, caps and id patterns (docs/scenario-format.md).
+
+Shared by the parser (``engine.notation``, ``engine.setup``, ``engine.questions``, the
+kinds in ``engine.kinds``), the reader and the JSON Schema, so each is written once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+V = TypeVar("V")
+
+FORMAT = 1
+LANGUAGES = ("en", "it", "es")
+TOPICS = ("trample-into-planeswalkers", "removed-attack-target", "redirection-era",
+          "combat-damage-assignment", "loyalty", "loyalty-abilities", "uniqueness-and-legend",
+          "two-headed-giant", "planechase")
+QUESTION_KINDS = ("number", "yesno", "choice", "multi", "assign", "eras")
+
+# Caps: any accepted document runs in well under 10 ms.
+MAX_OBJECTS = 40
+MAX_ACTIONS = 40
+MAX_QUESTIONS = 20
+MAX_OPTIONS = 8
+MAX_PARAMS = 8
+MAX_PARAM_VALUES = 64
+MAX_DEPTH = 12
+MAX_NODES = 4000
+MAX_TEXT = 5000
+MAX_NUMBER = 1000
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+OBJECT_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+PARAM_REF = re.compile(r"^\$([a-z_][a-z0-9_]*)$")
+
+
+def is_int(v: Any) -> bool:
+    """A whole number (YAML's true and false are not)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Ids(set[str]):
+    """The ids a document has declared so far. ``in`` answers False for a value that can't
+    be an id (a list, a mapping) where a plain set raises TypeError, so a misshapen
+    reference is reported as an unknown id at its path, never a crash."""
+
+    def __contains__(self, v: object) -> bool:
+        return isinstance(v, str) and set.__contains__(self, v)
+
+
+class IdDict(dict[str, V]):
+    """Players, teams or objects by id, with ``in`` and ``get`` as forgiving as :class:`Ids`
+    for a value that can't be an id."""
+
+    def __contains__(self, v: object) -> bool:
+        return isinstance(v, str) and dict.__contains__(self, v)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return dict.get(self, key, default) if isinstance(key, str) else default

@@ -1,0 +1,79 @@
+"""`attack: {ATTACKER: TARGET, ...}`: declare attackers (508)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import combat as cb
+from engine import schema_parts as sp
+from engine.eras import Era
+from engine.errors import illegal, raise_violation
+from engine.kinds.base import (
+    ActionSpec,
+    Editor,
+    EditorField,
+    ParseContext,
+    PerformContext,
+    gettext_noop,
+    pairs_text,
+    parse_pairs,
+)
+from engine.state import GameState, step_index
+from engine.trace import Trace
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    targets: Mapping[str, str]
+    """Each attacking creature -> what it attacks: a player, a planeswalker or battle, or
+    a team in Two-Headed Giant before dom-2018."""
+
+
+def parse(ctx: ParseContext, args: Any, path: str) -> Attack | None:
+    if not ctx.mapping(args, path, "attack"):
+        return None
+    for a, t in args.items():
+        ctx.obj_ref(a, f"{path}.{a}")
+        ctx.any_ref(t, f"{path}.{a}")
+    return Attack(dict(args))
+
+
+def perform(era: type[Era], state: GameState, trace: Trace, value: Attack,
+            at: PerformContext) -> GameState:
+    decl = dict(value.targets)
+    if state.combat is not None and state.combat.attackers:
+        raise illegal(at.path, era, "combat.declare-attackers", "attack.twice",
+                      "attackers were already declared this combat")
+    if step_index(state.turn.step) > step_index("declare-attackers"):
+        raise illegal(at.path, era, "combat.declare-attackers", "attack.too-late",
+                      f"it is the {state.turn.step} step: attackers are declared in the "
+                      f"declare attackers step")
+    targets = cb.legal_targets(era, state)
+    for attacker, target in decl.items():
+        raise_violation(f"{at.path}.{attacker}", era,
+                        cb.attack_violation(era, state, attacker, target, targets))
+    return cb.declare_attackers(era, state, trace, decl)
+
+
+def schema() -> sp.Schema:
+    return sp.mapping(
+        "Declare attackers: ATTACKER: TARGET (a player, a planeswalker or battle id, or "
+        "a team id in Two-Headed Giant before dom-2018). Moves to declare-attackers.",
+        {"type": "string"}) | {"minProperties": 0}
+
+
+def to_args(data: Mapping[str, Any]) -> Any:
+    return parse_pairs(data.get("pairs") or "")
+
+
+def from_args(args: Any) -> dict[str, Any] | None:
+    return {"pairs": pairs_text(args if isinstance(args, dict) else {})}
+
+
+SPEC: ActionSpec[Attack] = ActionSpec(
+    name="attack", parse=parse, perform=perform, schema=schema, quiet=True, declaration=True,
+    editor=Editor((EditorField("pairs", "pairs",
+                               gettext_noop("Attacker: what it attacks (one per line)")),),
+                  to_args, from_args))
