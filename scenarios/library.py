@@ -7,8 +7,7 @@ from typing import Any
 
 import yaml
 
-from engine import load_document
-from engine.errors import EngineError
+from engine import MAX_DOCUMENT_BYTES, ReadError, Syntax, read_bytes
 
 LIBRARY = Path(__file__).with_name("library")
 
@@ -30,12 +29,24 @@ def library_files(paths: list[str] | None = None) -> list[Path]:
     return out
 
 
-def read_document(path: Path) -> Any:
-    """A scenario file's document (the engine's own safe, size-limited reader)."""
+def read_source(path: Path) -> bytes:
+    """A scenario file's bytes: never more than the size limit (and one byte, to tell)."""
     try:
-        return load_document(str(path))
-    except EngineError as err:
-        raise LibraryFileError(str(err).removeprefix(f"{path}: ")) from None
+        with path.open("rb") as file:
+            return file.read(MAX_DOCUMENT_BYTES + 1)
+    except OSError as err:
+        raise LibraryFileError(f"can't read the file ({err.strerror})") from None
+
+
+def read_document(path: Path, source: bytes | None = None) -> Any:
+    """A scenario file's document, through the engine's one safe, size-limited reader;
+    ``source``: the file's bytes, when they were read already (:func:`read_source`)."""
+    data = read_source(path) if source is None else source
+    syntax: Syntax = "json" if path.name.lower().endswith(".json") else "yaml"
+    try:
+        return read_bytes(data, syntax=syntax).document
+    except ReadError as err:
+        raise LibraryFileError(err.located()) from None
 
 
 class _Dumper(yaml.SafeDumper):

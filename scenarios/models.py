@@ -17,8 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.eras import ERA_KEYS
-from engine.notation import TOPICS
+from engine import ERA_KEYS, TOPICS
 
 TOPIC_LABELS = {
     "trample-into-planeswalkers": _("Trample into planeswalkers"),
@@ -47,6 +46,10 @@ class ScenarioQuerySet(models.QuerySet["Scenario"]):
 
     def difficulty_between(self, low: int, high: int) -> ScenarioQuerySet:
         return self.filter(difficulty__gte=low, difficulty__lte=high)
+
+    def citing(self, key: str) -> ScenarioQuerySet:
+        """Scenarios whose current version's traces cite rule ``key`` (stored by its check)."""
+        return self.filter(current_version__cited_rules_text__contains=f",{key},")
 
 
 class Scenario(models.Model):
@@ -113,6 +116,17 @@ class ScenarioVersion(models.Model):
     errors = models.JSONField(default=list, blank=True)
     warnings = models.JSONField(default=list, blank=True)
     disagreements = models.JSONField(default=list, blank=True)
+    cited_rules = models.JSONField(default=list, blank=True,
+                                   help_text="rule keys the traces of variant 0 cite, any era")
+    cited_rules_text = models.TextField(blank=True,
+                                        help_text="',key,key,' for filtering by rule")
+    checked_with = models.CharField(
+        max_length=64, blank=True,
+        help_text="fingerprint of the engine whose check the stored results are ('' before "
+                  "it was recorded): see scenarios.services.engine_fingerprint")
+    source_hash = models.CharField(
+        max_length=64, blank=True, db_index=True,
+        help_text="sha256 of the library file's bytes this version's document was read from")
     published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -138,6 +152,8 @@ class ScenarioVersion(models.Model):
                     raise ImmutableVersionError(
                         _("A published version never changes: save a new version instead."))
         self.eras_text = "," + ",".join(self.eras) + "," if self.eras else ""
+        self.cited_rules_text = ("," + ",".join(self.cited_rules) + ","
+                                 if self.cited_rules else "")
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:

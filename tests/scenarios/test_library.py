@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.check import check_document
+from engine import check_document
 from scenarios.library import LIBRARY, library_files, read_document
 
 FILES = library_files()

@@ -6,28 +6,39 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scenarios.library import LibraryFileError, library_files, read_document
-from scenarios.services import NotPublishable, ScenarioInvalid, scenario_import
+from scenarios.library import LibraryFileError, library_files
+from scenarios.services import (
+    NotPublishable,
+    ScenarioInvalid,
+    loaded_hashes,
+    scenario_load,
+    versions_refresh,
+)
 
 
 class Command(BaseCommand):
     help = ("Load scenario files (default: scenarios/library/**/*.yaml). Unchanged documents "
             "add nothing, changed ones add a version; an invalid file is reported with its "
-            "errors and nothing of it is written.")
+            "errors and nothing of it is written. A file is checked again only if it changed "
+            "or the engine did since it was last loaded.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="*", help="files or folders (default: the library)")
         parser.add_argument("--draft", action="store_true",
                             help="store new versions as drafts instead of publishing them")
+        parser.add_argument("--force", action="store_true",
+                            help="read and check every file, even those unchanged since they "
+                                 "were loaded by this very engine")
 
     def handle(self, *args: Any, **options: Any) -> None:
         files = library_files(options["paths"])
         counts = {"created": 0, "updated": 0, "unchanged": 0, "failed": 0}
+        loaded: set[int] = set()  # versions checked (or found unchanged) just now
+        known = loaded_hashes()
         for path in files:
             try:
-                document = read_document(path)
-                result = scenario_import(document=document, source_path=str(path),
-                                         publish=not options["draft"])
+                result = scenario_load(path=path, publish=not options["draft"],
+                                       force=options["force"], known=known)
             except LibraryFileError as err:
                 counts["failed"] += 1
                 self.stderr.write(f"{path}: {err}")
@@ -43,9 +54,13 @@ class Command(BaseCommand):
                     self.stderr.write(f"  not publishable: {err}")
                 continue
             counts[result.outcome] += 1
+            loaded.add(result.version.pk)
             if result.outcome != "unchanged" and options["verbosity"] > 1:
                 self.stdout.write(f"{result.outcome}: {result.scenario.slug} "
                                   f"v{result.version.number}")
+        refreshed = versions_refresh(skip=loaded)  # checks an older engine made, made again
+        if refreshed and options["verbosity"] > 1:
+            self.stdout.write(f"checked again with this engine: {refreshed} version(s)")
         summary = ", ".join(f"{n} {k}" for k, n in counts.items())
         self.stdout.write(f"scenarios: {len(files)} files: {summary}")
         if counts["failed"]:
