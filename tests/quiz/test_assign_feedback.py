@@ -11,13 +11,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from engine.notation import parse
-from engine.runner import scenario_eras
+from engine import parse, scenario_eras
 from quiz import grading
 from quiz.assign_feedback import AssignFeedback, assign_feedback
-from quiz.grading import AnswerError
+from quiz.forms import AnswerError, AnswerForm
 from quiz.models import Attempt
-from quiz.presenters import object_names
+from scenarios.presentation.labels import object_names
 from tests.factories import ScenarioFactory
 from tests.quiz.test_quiz import all_kinds_document, item_for, post_answer, start
 
@@ -195,12 +194,18 @@ def test_italian_says_ad_before_a_name_starting_with_a() -> None:
 
 def test_an_empty_assignment_is_refused() -> None:
     scenario = parse(document([WURM, BEARS], BLOCKED))
-    question = grading.question_of(scenario.variant(0), "as")
+    expected = grading.expected_answer(scenario, "as", "fdn-2024", 0)
+
+    def parse_answer(data: dict[str, str]) -> Any:
+        form = AnswerForm.for_answer_key(expected, data)
+        if not form.is_valid():
+            raise AnswerError(form)
+        return form.answer
+
     with pytest.raises(AnswerError, match="assign-empty"):
-        grading.parse_answer(question, {"assign-bears": "", "assign-bob": " "}, ())
-    assert grading.parse_answer(question, {"assign-bears": "0", "assign-bob": ""}, ()) == {}
-    assert grading.parse_answer(question, {"assign-bears": "6", "assign-bob": ""}, ()) == {
-        "bears": 6}
+        parse_answer({"assign-bears": "", "assign-bob": " "})
+    assert parse_answer({"assign-bears": "0", "assign-bob": ""}) == {}
+    assert parse_answer({"assign-bears": "6", "assign-bob": ""}) == {"bears": 6}
 
 
 @pytest.fixture

@@ -7,25 +7,57 @@ import http.client
 import re
 import threading
 import time
+from unittest import mock
 from urllib.parse import urlencode, urlparse
 
 import pytest
 from django.core.cache import cache
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
+from quiz.forms import AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession
 from quiz.services import answer_submit, item_serve, quiz_start
 from tests.factories import ScenarioFactory, UserFactory, scenario_document
+from tests.quiz.test_quiz import all_kinds_document
 
 anything = st.text(max_size=120)
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+# What each question of all_kinds_document (one of each kind) reads, beside arbitrary
+# text: its option ids and eras, numbers near and beyond the limits, so that examples
+# reach every check of the answer form, and also get through it.
+NEAR = {"num": ["4", "-3", " 6 ", "10000", "10001", "4.0", "9" * 5000],
+        "yn": ["yes", "no", " yes", "Yes"], "ch": ["zero", "four", "five"],
+        "mu": ["a", "b", "c", "d"], "er": ["lrw-2007", "m10-2009", "fdn-2024", "zzz-2099"],
+        "as": ["4"]}
+DAMAGE = st.sampled_from(["", "", "0", "2", "4", " 6 ", "-1", "1001", "x"])
+
+
+@st.composite
+def answer_posts(draw: st.DrawFn) -> tuple[str, list[str], dict[str, str]]:
+    """A question and what is posted to it: ``answer`` values and the other fields."""
+    question = draw(st.sampled_from(list(NEAR)))
+    near = st.sampled_from(NEAR[question])
+    some = st.lists(st.one_of(near, near, near, anything), min_size=1, max_size=3)
+    answer = draw(st.one_of(some, some, some, st.just([])))
+    extra: dict[str, str] = {}
+    if question in ("mu", "er"):
+        extra["none"] = draw(st.one_of(st.sampled_from(["", "1", "1", "0", "on"]), anything))
+    if question == "as":
+        for recipient in ("bears", "garruk", "bob"):
+            extra[f"assign-{recipient}"] = draw(st.one_of(DAMAGE, DAMAGE, DAMAGE, anything))
+    extra.update(draw(st.dictionaries(st.sampled_from(["none", "assign-wurm", "correct"]),
+                                      anything, max_size=2)))
+    return question, answer, extra
+
+
 class QuizFormsFuzzTest(TestCase):
     def setUp(self) -> None:
         ScenarioFactory(slug="fuzz", document=scenario_document("fuzz"))
+        ScenarioFactory(slug="all-kinds", document=all_kinds_document())
 
     @FUZZ
     @given(mode=anything, topics=st.lists(anything, max_size=3), era_mode=anything,
@@ -37,20 +69,57 @@ class QuizFormsFuzzTest(TestCase):
             "difficulty_min": low, "difficulty_max": high, "length": length})
         assert response.status_code in {200, 303}
 
-    @FUZZ
-    @given(answer=st.lists(anything, max_size=3), seed=anything,
-           extra=st.dictionaries(st.sampled_from(["assign-bob", "assign-garruk", "correct"]),
-                                 anything, max_size=3))
-    def test_answers_never_fail(self, answer, seed, extra):
-        cache.clear()  # the start throttle counts every example of this one test
+    @settings(FUZZ, max_examples=200)
+    @given(post=answer_posts(), seed=st.sampled_from(["served"] * 6 + ["missing", "other"]),
+           other=anything, htmx=st.booleans())
+    def test_answers_never_fail(self, post, seed, other, htmx):
+        """Random answers to each kind of question, posted with the seed the page served
+        (mostly: else none, or another), so that they reach the answer form: a 500 never,
+        an attempt only for what the form accepts, its errors shown otherwise. The events
+        (``--hypothesis-show-statistics``) say how far the examples went."""
+        question, answer, extra = post
+        cache.clear()  # the start and answer throttles count every example of this test
         self.client.post("/en/practice/", {"mode": "practice", "era_mode": "current",
                                            "difficulty_min": 1, "difficulty_max": 5,
-                                           "length": 1})
+                                           "length": 7})
         session = QuizSession.objects.latest("created_at")
-        self.client.get(f"/en/quiz/{session.pk}/q/1/")
-        response = self.client.post(f"/en/quiz/{session.pk}/q/1/answer/",
-                                    {"answer": answer, "seed": seed, **extra})
-        assert response.status_code in {200, 303, 400, 409, 429}
+        item = session.items.get(question_id=question)
+        url = f"/en/quiz/{session.pk}/q/{item.position}/"
+        served = re.search(r'name="seed" value="(\d+)"', self.client.get(url).content.decode())
+        item.refresh_from_db()
+        assert served and served.group(1) == str(item.seed)
+        data = {"answer": answer, **extra}
+        if seed != "missing":
+            data["seed"] = served.group(1) if seed == "served" else other
+        forms: list[AnswerForm] = []
+        full_clean = AnswerForm.full_clean
+
+        def spy(form: AnswerForm) -> None:
+            full_clean(form)
+            forms.append(form)
+
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        with mock.patch.object(AnswerForm, "full_clean", spy):
+            response = self.client.post(f"{url}answer/", data, **headers)
+        assert response.status_code in {200, 303, 400}, response.status_code
+        event(f"question kind: {question}")
+        if not forms:
+            event(f"refused before the form: {response.status_code}")
+            assert response.status_code == (200 if htmx else 400)  # another seed was posted
+            return
+        event("reached the form's clean")
+        read = forms[0]  # the service's; a refused answer is shown again in a second one
+        recorded = Attempt.objects.filter(item=item).first()
+        if read.is_valid():
+            event("accepted: an attempt recorded")
+            assert recorded is not None and recorded.answer == read.answer
+            assert response.status_code == (200 if htmx else 303)
+            return
+        for field in sorted(read.errors):
+            event(f"refused by the form, field: {field}")
+        assert recorded is None and response.status_code == 200
+        html = response.content.decode()
+        assert 'class="answer-form"' in html and 'role="alert"' in html
 
 
 @pytest.mark.django_db(transaction=True)
