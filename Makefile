@@ -7,6 +7,10 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# Hashed lock files, made from pyproject.toml by `make lock` (uv pip compile).
+LOCK_BASE := requirements/base.txt
+LOCK_DEV := requirements/dev.txt
+LOCK_OPTS := --universal --python-version 3.12 --generate-hashes --quiet
 NODE_STAMP := node_modules/.package-lock.json
 # The YAML editor's bundle (CodeMirror 6 + static/src/*.js, by esbuild): built, not committed.
 EDITOR_BUNDLE := static/js/yaml-editor.js
@@ -27,13 +31,15 @@ find_python = $(shell for py in $(PYTHON_CANDIDATES); do \
 		command -v "$$py"; break; \
 	fi; done)
 
-.PHONY: help venv install node_modules assets translations migrate load run test lint bench makemessages clean
+.PHONY: help venv install lock node_modules assets translations migrate load run test lint bench \
+	makemessages clean
 
 help:
 	@echo "make run           install, compile translations, migrate, load scenarios, serve on 127.0.0.1:8000"
 	@echo "make test          install, compile translations, lint, run the test suite (honours DATABASE_URL)"
-	@echo "make lint          ruff check, and mypy --strict on the engine"
+	@echo "make lint          ruff check, mypy --strict on the engine, import-linter's contracts"
 	@echo "make bench         run the benchmarks in tests/bench (if any)"
+	@echo "make lock          re-pin requirements/*.txt from pyproject.toml (UPGRADE=1: newest)"
 	@echo "make assets        build the YAML editor's script (static/js/yaml-editor.js) with esbuild"
 	@echo "make makemessages  refresh locale/*/LC_MESSAGES/django.po from the sources (needs GNU gettext)"
 	@echo "make clean         remove the virtualenv, node_modules, compiled translations and caches"
@@ -51,10 +57,19 @@ $(PY):
 
 venv: $(PY)
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+# Every package comes from the hashed lock; the project itself is installed on top, editable.
+$(STAMP): $(LOCK_DEV) pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK_DEV)
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $@
+
+# Run after changing dependencies in pyproject.toml; keeps existing pins unless UPGRADE=1.
+# One lock for every Python >= 3.12 and platform (markers), with hashes of every file.
+lock: $(STAMP)
+	$(VENV)/bin/uv pip compile pyproject.toml $(LOCK_OPTS) $(if $(UPGRADE),--upgrade) \
+		-o $(LOCK_BASE)
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev -c $(LOCK_BASE) $(LOCK_OPTS) \
+		$(if $(UPGRADE),--upgrade) -o $(LOCK_DEV)
 
 install: $(STAMP) $(NODE_STAMP) $(EDITOR_BUNDLE)
 
@@ -92,6 +107,7 @@ run: install translations migrate load
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/lint-imports
 
 test: install translations lint
 	$(PY) -m pytest -n auto
@@ -107,6 +123,7 @@ makemessages: $(STAMP)
 	$(PY) manage.py makemessages $(MAKEMESSAGES_OPTS)
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles $(EDITOR_BUNDLE) .pytest_cache .ruff_cache .mypy_cache *.egg-info
+	rm -rf $(VENV) node_modules staticfiles $(EDITOR_BUNDLE) .pytest_cache .ruff_cache .mypy_cache \
+		.import_linter_cache *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete
