@@ -9,8 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 application = get_wsgi_application()
 
 # Load the engine's card and rule catalogues now, not on each worker's first request.
-from engine.cards import catalog  # noqa: E402
-from engine.rulebook import catalogue  # noqa: E402
+from engine import catalog, rule_catalogue  # noqa: E402
 
 catalog()
-catalogue()
+rule_catalogue()

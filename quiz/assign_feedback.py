@@ -14,12 +14,16 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from engine import rulebook
-from engine.eras import find_era
-from engine.errors import Violation
-from engine.queries import legal_assignment, why_illegal_assignment
+from engine import (
+    Violation,
+    find_era,
+    legal_assignment,
+    rule_exists,
+    rule_summary,
+    why_illegal_assignment,
+)
 from quiz import grading
-from quiz.wording import euphonic
+from scenarios.presentation.wording import euphonic
 
 # One sentence per violation code (and, for a recipient the attacker can't reach, per
 # situation): the engine's ``assignment_violation`` codes, ``_why_not_recipient``'s
@@ -115,8 +119,8 @@ def assign_feedback(*, expected: grading.Expected, answer: dict[str, int], era: 
     if why is not None:
         reason = violation_sentence(why, names)
         rule, key = why.rule or None, why.rule_key
-        if rulebook.exists(why.rule_key, era):
-            summary = rulebook.summary(why.rule_key, era, language)
+        if rule_exists(why.rule_key, era):
+            summary = rule_summary(why.rule_key, era, language)
     else:
         reason = _verdict(question.goal, answer, expected.value, names)
     return AssignFeedback(

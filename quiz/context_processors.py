@@ -6,7 +6,7 @@ from django.urls import translate_url
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language_info
 
-from quiz.roles import is_instructor
+from scenarios.roles import is_instructor
 
 
 def navigation(request: HttpRequest) -> dict[str, object]:

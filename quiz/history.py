@@ -5,27 +5,39 @@ published versions, or a fresh run); nothing here decides a rule."""
 from __future__ import annotations
 
 import copy
-import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from engine import rulebook
-from engine.eras import ERA_KEYS, ERAS, find_era
-from engine.errors import DocumentError, EngineError
-from engine.history import changes, first_divergence, moved_rules
-from engine.notation import parse
-from engine.runner import answer_eras, play, run_variant, scenario_eras
-from quiz.board import player_label
-from quiz.explain import explain_trace
-from quiz.presenters import answer_display, era_label, object_names, render_text
+from engine import (
+    ERA_KEYS,
+    ERAS,
+    DocumentError,
+    EngineError,
+    changes,
+    find_era,
+    first_divergence,
+    moved_rules,
+    parse,
+    rule_catalogue,
+    rule_exists,
+    rule_number,
+    rule_summary,
+    rule_versions,
+    scenario_eras,
+)
+from quiz.presenters import answer_display
 from quiz.services import scenario_of
+from scenarios.caches import memo
 from scenarios.forms import ZONES
 from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion
+from scenarios.presentation.board import player_label
+from scenarios.presentation.labels import era_label, object_names, render_text
+from scenarios.presentation.present import present
+from scenarios.services import engine_fingerprint, rules_cited
 
 ZONE_NAMES = dict(ZONES)  # zone key -> its name in the reader's language
 
@@ -83,13 +95,10 @@ def comparison(version: ScenarioVersion, language: str) -> Comparison:
 def trace_pair(version: ScenarioVersion, era_a: str, era_b: str, language: str,
                ) -> dict[str, Any]:
     scenario = scenario_of(version)
-    variant = scenario.variant(0)
-    a = run_variant(find_era(era_a), variant)
-    b = run_variant(find_era(era_b), variant)
-    diverge = first_divergence(a.trace.steps, b.trace.steps)
-    sides = [{"era": era, "label": era_label(era),
-               "steps": explain_trace(o.trace.steps, o.state, era, language)}
-              for era, o in ((era_a, a), (era_b, b))]
+    a, b = present(scenario, era_a, language), present(scenario, era_b, language)
+    diverge = first_divergence(a.outcome.trace.steps, b.outcome.trace.steps)
+    sides = [{"era": shown.era, "label": shown.era_label, "steps": shown.steps}
+             for shown in (a, b)]
     return {"sides": sides, "diverge": diverge}
 
 
@@ -191,21 +200,16 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
     try:
         scenario = parse(doc)
         variant = scenario.variant(0)
-        eras = scenario_eras(scenario, variant)
-        if era not in eras:
+        if era not in scenario_eras(scenario, variant):
             return {"errors": [_("Not every card and mechanic of this scenario exists under "
                                  "the %(era)s rules.") % {"era": era_label(era)}]}
-        outcome = run_variant(find_era(era), variant)
-        answers = dict(outcome.answers)
-        if any(q.kind == "eras" for q in variant.questions):
-            states = {e: outcome.state if e == era else play(find_era(e), variant)[0]
-                      for e in eras}
-            answers.update(answer_eras(scenario, variant, eras, states))
+        shown = present(scenario, era, language, keep=False)  # a one-off document
+        answers = shown.answers  # the run, and the other eras' for an "eras" question
     except DocumentError as err:
         return {"errors": [e.message for e in err.items]}
     except EngineError as err:
         return {"errors": [str(err)]}
-    state = outcome.state
+    state = shown.outcome.state
     names = object_names(variant, language)
     return {
         "errors": [],
@@ -219,46 +223,53 @@ def what_if(version: ScenarioVersion, era: str, data: Any, language: str) -> dic
                                     {o.id: render_text(o.text, language, variant)
                                      for o in q.options}, names))
                     for q in variant.questions],
-        "steps": explain_trace(outcome.trace.steps, state, era, language),
+        "steps": shown.steps,
     }
 
 
 # -- rule pages ------------------------------------------------------------------------------
 
-@lru_cache(maxsize=8)
-def _citations(fingerprint: str) -> dict[str, list[int]]:
-    """rule key -> ids of published scenarios whose trace cites it (in any of their eras)."""
-    index: dict[str, set[int]] = {}
-    for pk, version_id in json.loads(fingerprint):
-        version = ScenarioVersion.objects.get(pk=version_id)
-        scenario = scenario_of(version)
-        variant = scenario.variant(0)
-        for era in version.eras:
-            try:
-                outcome = run_variant(find_era(era), variant)
-            except Exception:  # noqa: BLE001 - a stored version that no longer runs
-                continue
-            for step in outcome.trace.steps:
-                if step.rule_key:
-                    index.setdefault(step.rule_key, set()).add(pk)
-    return {k: sorted(v) for k, v in index.items()}
+@memo(maxsize=512)
+def _cited_now(version_id: int, fingerprint: str) -> tuple[str, ...]:
+    """The rules a version's traces cite under this engine, for a version whose stored
+    check an older engine made (or none was recorded): run once per process."""
+    version = ScenarioVersion.objects.get(pk=version_id)
+    return tuple(rules_cited(scenario_of(version), version.eras))
+
+
+def _cited(version: ScenarioVersion | None, fingerprint: str) -> list[str] | tuple[str, ...]:
+    """The rules a published version's traces cite: as its check stored them."""
+    if version is None:
+        return ()
+    if version.checked_with == fingerprint:
+        return list(version.cited_rules)
+    return _cited_now(version.pk, fingerprint)
 
 
 def citations() -> dict[str, list[int]]:
-    pairs = sorted(Scenario.objects.published().values_list("pk", "current_version_id"))
-    return _citations(json.dumps(pairs))
+    """rule key -> ids of published scenarios whose trace cites it (in any of their eras),
+    from what their versions' checks stored: one query."""
+    fingerprint = engine_fingerprint()
+    index: dict[str, list[int]] = {}
+    published = Scenario.objects.published().select_related("current_version").only(
+        "pk", "current_version__cited_rules", "current_version__checked_with",
+        "current_version__eras").order_by("pk")
+    for scenario in published:
+        for key in _cited(scenario.current_version, fingerprint):
+            index.setdefault(key, []).append(scenario.pk)
+    return index
 
 
 def rule_history(key: str, language: str) -> list[dict[str, Any]]:
     rows = []
     previous = None
     for era in ERA_KEYS:
-        if rulebook.exists(key, era):
-            number = rulebook.number(key, era)
+        if rule_exists(key, era):
+            number = rule_number(key, era)
             event = ("appeared" if previous is None else
                      "moved" if number != previous else "")
             rows.append({"era": era, "label": era_label(era), "number": number,
-                         "summary": rulebook.summary(key, era, language), "event": event})
+                         "summary": rule_summary(key, era, language), "event": event})
             previous = number
         elif previous is not None:
             rows.append({"era": era, "label": era_label(era), "number": None,
@@ -270,21 +281,27 @@ def rule_history(key: str, language: str) -> list[dict[str, Any]]:
 def rule_index(language: str) -> list[dict[str, Any]]:
     cited = citations()
     out = []
-    for key in sorted(rulebook.catalogue()):
-        latest = next((e for e in reversed(ERA_KEYS) if rulebook.exists(key, e)), None)
+    for key in sorted(rule_catalogue()):
+        latest = next((e for e in reversed(ERA_KEYS) if rule_exists(key, e)), None)
         era = latest or ERA_KEYS[0]
-        versions = rulebook.history(key)
+        versions = rule_versions(key)
         out.append({"key": key,
-                    "number": rulebook.number(key, era) if latest else "",
-                    "summary": rulebook.summary(key, latest, language) if latest else
+                    "number": rule_number(key, era) if latest else "",
+                    "summary": rule_summary(key, latest, language) if latest else
                     versions[-1]["summary"].get(language, ""),
                     "uses": len(cited.get(key, [])), "current": latest == ERA_KEYS[-1]})
     return out
 
 
 def scenarios_citing(key: str, language: str) -> list[tuple[Scenario, str]]:
-    ids = citations().get(key, [])
-    return [(s, s.title(language)) for s in Scenario.objects.filter(pk__in=ids)]
+    """The published scenarios whose traces cite rule ``key``: one query (and a run of
+    those whose stored check an older engine made)."""
+    fingerprint = engine_fingerprint()
+    published = Scenario.objects.published().select_related("current_version")
+    found = published.citing(key) | published.exclude(
+        current_version__checked_with=fingerprint)
+    return [(s, s.title(language)) for s in found
+            if key in _cited(s.current_version, fingerprint)]
 
 
 # -- finding a rule by number or by words ------------------------------------------------------
@@ -348,13 +365,13 @@ def _spans(eras: list[str]) -> tuple[tuple[str, str], ...]:
     return tuple(spans)
 
 
-@lru_cache(maxsize=512)  # one entry per catalogue key (under a hundred)
+@memo(maxsize=512)  # one entry per catalogue key (under a hundred)
 def _numbers(key: str) -> dict[str, list[str]]:
     """number -> the eras (in order) in which rule ``key`` had it (callers don't mutate it)."""
     out: dict[str, list[str]] = {}
     for era in ERA_KEYS:
-        if rulebook.exists(key, era):
-            out.setdefault(rulebook.number(key, era), []).append(era)
+        if rule_exists(key, era):
+            out.setdefault(rule_number(key, era), []).append(era)
     return out
 
 
@@ -371,21 +388,21 @@ def _find_number(number: str, language: str) -> tuple[bool, list[RuleMatch]]:
     ("702.19" finds 702.19c and 702.19d), oldest first."""
     exact: list[tuple[str, int, RuleMatch]] = []
     under: list[tuple[str, int, RuleMatch]] = []
-    for key in sorted(rulebook.catalogue()):
+    for key in sorted(rule_catalogue()):
         for got, eras in _numbers(key).items():
             found = exact if got == number else under if _is_under(got, number) else None
             if found is not None:
                 found.append((got, ERA_KEYS.index(eras[0]), RuleMatch(
-                    key, got, _spans(eras), rulebook.summary(key, eras[-1], language))))
+                    key, got, _spans(eras), rule_summary(key, eras[-1], language))))
     matches = exact or under
     return bool(exact), [m for _, _, m in sorted(matches, key=lambda t: t[:2])]
 
 
-@lru_cache(maxsize=8)
+@memo(maxsize=8)
 def _haystacks(language: str) -> tuple[tuple[str, str], ...]:
     """(key, folded text to search) per rule: the key, every number, every summary."""
     out = []
-    for key, versions in sorted(rulebook.catalogue().items()):
+    for key, versions in sorted(rule_catalogue().items()):
         texts = [key.replace(".", " ").replace("-", " ")]
         for v in versions:
             texts.append(v["number"])
@@ -414,7 +431,7 @@ def _find_words(query: str, language: str) -> list[RuleMatch]:
                 continue
             number, eras = latest
             out.append(RuleMatch(key, number, _spans(eras),
-                                 rulebook.summary(key, eras[-1], language)))
+                                 rule_summary(key, eras[-1], language)))
     return out
 
 

@@ -1,12 +1,14 @@
-"""Page contexts for the quiz: what a template needs, computed from the models and the
-engine's output. Nothing here decides a rule; before an answer is submitted nothing
-here exposes the answer key, the expected value or the trace."""
+"""Page contexts for the quiz: what a template needs, computed from the models, what the
+views read for them (``quiz.selectors``) and the engine's output as
+``scenarios.presentation`` presents it. Nothing here decides a rule or queries the
+database (a published version's document is read once per process, by
+``quiz.services.scenario_of``); before an answer is submitted nothing here exposes the
+answer key, the expected value or the trace."""
 
 from __future__ import annotations
 
 import random
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from django.urls import reverse
@@ -14,20 +16,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine.eras import find_era
-from engine.notation import render_text as engine_render_text
-from engine.runner import scenario_eras
+from engine import Question, Scenario, scenario_eras
 from quiz import grading
-from quiz.board import player_label, question_board
-from quiz.explain import explain_trace
-from quiz.grading import AnswerError
+from quiz.forms import AnswerForm
 from quiz.models import QuizItem, QuizSession
-from quiz.selectors import exam_navigator, review_forecast
+from quiz.selectors import ItemReads
 from quiz.services import scenario_of
-from quiz.wording import euphonic
-from scenarios.models import TOPIC_LABELS
+from scenarios.caches import memo
+from scenarios.models import TOPIC_LABELS, ProblemReport
+from scenarios.presentation.labels import era_label, object_names, render_text
+from scenarios.presentation.present import present
 from scenarios.report_forms import ProblemReportForm
-from scenarios.selectors import item_reports
 
 REFUSAL_MESSAGES = {
     "empty": gettext_lazy("No published question matches these choices: widen the topics, "
@@ -45,47 +44,11 @@ REFUSAL_MESSAGES = {
 ALREADY_ANSWERED = gettext_lazy("You had already answered this question: below is the "
                                 "answer recorded the first time, which stays final.")
 
-ANSWER_ERRORS = {
-    "number": gettext_lazy("Enter a whole number."),
-    "yesno": gettext_lazy("Choose yes or no."),
-    "choice": gettext_lazy("Choose one of the options."),
-    "eras": gettext_lazy("Tick only eras from the list."),
-    "nothing-ticked": gettext_lazy("Nothing is ticked: tick what holds, or tick "
-                                   "“none of them” if nothing does."),
-    "none-and-some": gettext_lazy("“None of them” can't go with other ticks: "
-                                  "untick one or the other."),
-    "assign": gettext_lazy("Enter whole numbers of damage, 0 or more."),
-    "assign-empty": gettext_lazy("Enter the damage for at least one recipient (0 if it "
-                                 "assigns none); leave a field empty for none."),
-}
-
-
-def render_text(text: Any, language: str, variant: Any) -> str:
-    """An author's text in ``language`` with its names put in (the engine's
-    ``render_text``), and Italian's "ad" before a name that starts with "a"."""
-    return euphonic(engine_render_text(text, language, variant), language)
-
-
-def clear_caches() -> None:
-    board_page.cache_clear()
-    feedback_detail_html.cache_clear()
-    explained_html.cache_clear()
-
-
 def refusal_message(code: str) -> str:
     return str(REFUSAL_MESSAGES.get(code, _("This answer can't be accepted.")))
 
 
-def answer_error(err: AnswerError) -> str:
-    return str(ANSWER_ERRORS.get(str(err), _("This answer is not of the right form.")))
-
-
-def era_label(key: str) -> str:
-    era = find_era(key)
-    return f"{era.name} ({era.effective:%Y-%m-%d})"
-
-
-def answer_display(question: grading.Question, value: Any, texts: dict[str, str],
+def answer_display(question: Question, value: Any, texts: dict[str, str],
                    names: dict[str, str]) -> str:
     """An answer (the candidate's or the engine's) in words: option texts, era labels,
     localized names of damage recipients."""
@@ -105,32 +68,7 @@ def answer_display(question: grading.Question, value: Any, texts: dict[str, str]
     return str(value)
 
 
-def object_names(variant: Any, language: str) -> dict[str, str]:
-    """Object and player ids of a variant -> their names in ``language``."""
-    names = {oid: o.display_name(language) for oid, o in variant.state.objects.items()}
-    names.update({o.id: o.display_name(language) for o in variant.new_objects.values()})
-    state = variant.state
-    names.update({p: player_label(state, p) for p in (*state.players, *state.teams)})
-    return names
-
-
-def _counts(session: QuizSession) -> tuple[int, int]:
-    """Questions answered and answered right so far (one plain query: it runs on every
-    answer)."""
-    from django.db import connection
-
-    items, attempts = QuizItem._meta.db_table, QuizItem._meta.get_field(
-        "attempt").related_model._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT COUNT(a.id), COALESCE(SUM(CASE WHEN a.correct THEN 1 ELSE 0 END), 0) "
-            f"FROM {items} i JOIN {attempts} a ON a.item_id = i.id WHERE i.session_id = %s",
-            [session.pk.hex if connection.vendor == "sqlite" else session.pk])
-        done, right = cursor.fetchone()
-    return int(done), int(right)
-
-
-def shown_options(question: grading.Question, item: QuizItem) -> list[Any]:
+def shown_options(question: Question, item: QuizItem) -> list[Any]:
     """The question's options in the order drawn for this quiz item: the same on every
     reload, a different order across items, so the right option has no usual place.
     Grading goes by option id, never by position."""
@@ -139,23 +77,22 @@ def shown_options(question: grading.Question, item: QuizItem) -> list[Any]:
     return order
 
 
-def answer_context(*, session: QuizSession, item: QuizItem, language: str,
-                   answer_error: str = "", already_answered: bool = False,
-                   just_recorded: bool = False) -> dict[str, Any]:
+def answer_context(*, session: QuizSession, item: QuizItem, language: str, reads: ItemReads,
+                   answer_data: Any = None, already_answered: bool = False) -> dict[str, Any]:
     """The answer area: the form before an answer, the feedback after (an exam shows
     feedback only once it is over). Nothing of the answer key before submission.
-    ``just_recorded``: the attempt was made by this request, so no problem report can
-    exist for it yet (one query fewer on the answer path)."""
+    ``answer_data``: a refused answer, shown again in the form with its errors.
+    ``reads``: the session's counts and the item's reports (``quiz.selectors.item_reads``)."""
     scenario = scenario_of(item.version)
     seed = item.seed or 0
     variant = scenario.variant(seed)
     question = grading.question_of(variant, item.question_id)
     answered = hasattr(item, "attempt")
     show_feedback = answered and (not session.is_exam or session.finished_at is not None)
-    done, right = _counts(session)
+    done, right = reads.done, reads.right
     context: dict[str, Any] = {
         "session": session, "item": item, "question": question, "answered": answered,
-        "show_feedback": show_feedback, "answer_error": answer_error,
+        "show_feedback": show_feedback,
         "already_answered": already_answered,
         "total": session.length, "done": done,
         "score": None if session.is_exam else right,
@@ -166,19 +103,13 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
     option_texts = {o.id: render_text(o.text, language, variant) for o in question.options}
     context["options"] = [(o.id, option_texts[o.id]) for o in shown_options(question, item)]
     if not answered:
-        if question.kind == "eras":
-            context["era_choices"] = [(e, era_label(e))
-                                      for e in scenario_eras(scenario, variant)]
-        if question.kind == "assign":
-            names = object_names(variant, language)
-            expected = grading.expected_answer(scenario, item.question_id, item.era, seed)
-            context["assign_fields"] = [(r, names.get(r, r))
-                                        for r in grading.assign_recipients(expected)]
-            context["attacker_name"] = names.get(question.attacker or "", "")
+        context["answer_form"] = answer_form(
+            scenario=scenario, variant=variant, question=question, item=item,
+            language=language, options=context["options"], data=answer_data)
         return context
     attempt = item.attempt
     context["attempt"] = attempt
-    context.update(report_context(item, language=language, none_yet=just_recorded))
+    context.update(report_context(item, language=language, reports=reads.reports))
     context["explained"] = explained_html(scenario, item.question_id, item.era, variant.seed,
                                           language)
     if question.kind in DETAILED:
@@ -197,17 +128,36 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str,
 DETAILED = ("choice", "multi", "eras", "assign")
 
 
-def report_context(item: QuizItem, *, language: str, form: ProblemReportForm | None = None,
-                   thanks: bool = False, none_yet: bool = False) -> dict[str, Any]:
+def answer_form(*, scenario: Scenario, variant: Any, question: Question,
+                item: QuizItem, language: str, options: list[tuple[str, str]],
+                data: Any = None) -> AnswerForm:
+    """The answer form as the question page shows it: the options in this item's order,
+    the eras and the damage recipients by name (``data``: a refused answer)."""
+    choices, recipients, attacker = options, [], ""
+    if question.kind == "eras":
+        choices = [(e, era_label(e)) for e in scenario_eras(scenario, variant)]
+    if question.kind == "assign":
+        names = object_names(variant, language)
+        expected = grading.expected_answer(scenario, item.question_id, item.era,
+                                           item.seed or 0)
+        recipients = [(r, names.get(r, r)) for r in grading.assign_recipients(expected)]
+        attacker = names.get(question.attacker or "", "")
+    return AnswerForm(data, kind=question.kind, choices=choices, recipients=recipients,
+                      attacker=attacker, seed=item.seed)
+
+
+def report_context(item: QuizItem, *, language: str, reports: list[ProblemReport],
+                   form: ProblemReportForm | None = None,
+                   thanks: bool = False) -> dict[str, Any]:
     """The "report a problem" part of the feedback: the candidate's own reports on this
-    item with the instructors' replies, and the form unless one report is still open."""
-    reports = [] if none_yet else item_reports(quiz_item=item.pk)
+    item (``scenarios.selectors.item_reports``) with the instructors' replies, and the form
+    unless one report is still open."""
     return {"problem_reports": reports, "report_open": any(r.is_open for r in reports),
             "report_form": form, "report_thanks": thanks,  # a posted form, or none
             "report_fields": "" if form is not None else blank_report_fields(language)}
 
 
-@lru_cache(maxsize=8)
+@memo(maxsize=8)
 def blank_report_fields(language: str) -> str:
     """The empty report form's fields, as HTML: the same under every feedback in a
     language, and crispy takes about 5 ms to render them, so once per language and
@@ -229,7 +179,7 @@ def _hashable(answer: Any) -> Any:
     return answer
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: str,
                          language: str, answer: Any, order: tuple[str, ...]) -> str:
     """The part of the feedback that depends on the answer given: a ✓/✗ row per option
@@ -259,7 +209,7 @@ def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: st
     return render_to_string("quiz/_feedback_detail.html", context)
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
                    language: str) -> str:
     """The author's explanation, the engine's steps and the links to the scenario's
@@ -268,19 +218,17 @@ def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
     language."""
     from django.template.loader import render_to_string
 
-    variant = scenario.variant(seed)
-    expected = grading.expected_answer(scenario, question_id, era_key, seed)
+    shown = present(scenario, era_key, language, seed=seed)
     return render_to_string("quiz/_explained.html", {
-        "explain": render_text(scenario.explain, language, variant) if scenario.explain
+        "explain": render_text(scenario.explain, language, shown.variant) if scenario.explain
         else "",
-        "steps": explain_trace(expected.outcome.trace.steps, expected.outcome.state, era_key,
-                               language),
-        "era_label": era_label(era_key),
+        "steps": shown.steps,
+        "era_label": shown.era_label,
         "slug": scenario.id,
     })
 
 
-@lru_cache(maxsize=2048)
+@memo(maxsize=2048)
 def board_page(scenario: Any, seed: int, era_key: str, language: str,
                every_era: bool) -> tuple[str, str]:
     """The story (its card names as buttons) and the board partial (both pictures, the
@@ -290,19 +238,19 @@ def board_page(scenario: Any, seed: int, era_key: str, language: str,
     30 MB a worker)."""
     from django.template.loader import render_to_string
 
-    board = question_board(scenario, seed, era_key, language, every_era)
+    board = present(scenario, era_key, language, seed=seed, every_era=every_era).question_board
     html = render_to_string("quiz/_board.html", {"board": board, "LANGUAGE_CODE": language})
     return board.story, html
 
 
-def question_context(*, session: QuizSession, item: QuizItem, language: str,
-                     answer_error: str = "") -> dict[str, Any]:
+def question_context(*, session: QuizSession, item: QuizItem, language: str, reads: ItemReads,
+                     answer_data: Any = None) -> dict[str, Any]:
     scenario = scenario_of(item.version)
     seed = item.seed or 0
     variant = scenario.variant(seed)
     question = grading.question_of(variant, item.question_id)
-    context = answer_context(session=session, item=item, language=language,
-                             answer_error=answer_error)
+    context = answer_context(session=session, item=item, language=language, reads=reads,
+                             answer_data=answer_data)
     story, board = board_page(scenario, variant.seed, item.era, language,
                               question.kind == "eras")
     context.update({
@@ -312,12 +260,12 @@ def question_context(*, session: QuizSession, item: QuizItem, language: str,
         "board_html": board,
         "topic_label": TOPIC_LABELS.get(scenario.topic, scenario.topic),
     })
-    if session.is_exam and session.finished_at is None:
-        context.update(exam_context(session))
+    if reads.navigator is not None:  # a mock exam still running
+        context.update(exam_context(session, reads.navigator))
     return context
 
 
-def _marks(question: grading.Question, answer: Any, expected: grading.Expected,
+def _marks(question: Question, answer: Any, expected: grading.Expected,
            rows: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """One row per option (in the order shown) or per era: whether the candidate ticked
     it, whether it is true according to the engine, and whether the two agree."""
@@ -345,8 +293,10 @@ def _era_flips(slug: str, expected: grading.Expected) -> list[dict[str, str]]:
             for a, b in zip(eras, eras[1:], strict=False) if (a in holds) != (b in holds)]
 
 
-def exam_context(session: QuizSession, now: datetime | None = None) -> dict[str, Any]:
-    """The exam's clock (from the server's deadline) and its question navigator."""
+def exam_context(session: QuizSession, navigator: list[dict[str, Any]],
+                 now: datetime | None = None) -> dict[str, Any]:
+    """The exam's clock (from the server's deadline) and its question navigator
+    (``quiz.selectors.exam_navigator``)."""
     now = now or timezone.now()
     assert session.deadline is not None
     remaining = max(0, int((session.deadline - now).total_seconds()))
@@ -355,7 +305,7 @@ def exam_context(session: QuizSession, now: datetime | None = None) -> dict[str,
         "remaining_seconds": remaining,
         "remaining_text": f"{remaining // 60}:{remaining % 60:02d}",
         "warning": remaining <= 5 * 60,
-        "navigator": exam_navigator(session),
+        "navigator": navigator,
     }
 
 
@@ -387,18 +337,17 @@ def results_context(*, session: QuizSession, summary: dict[str, Any],
     }
 
 
-def progress_context(*, user: Any, language: str, now: datetime,
-                     by_topic: list[dict[str, Any]]) -> dict[str, Any]:
-    from quiz.charts import accuracy_chart, streak_days
-
+def progress_context(*, language: str, by_topic: list[dict[str, Any]],
+                     forecast: dict[str, int], chart: dict[str, Any],
+                     streak: int) -> dict[str, Any]:
+    """The progress page from its reads: accuracy by topic, the review forecast
+    (``quiz.selectors``), the accuracy chart and the streak (``quiz.charts``)."""
     topics = [{**row, "label": TOPIC_LABELS.get(row["topic"], row["topic"]),
                "percent": round(100 * row["correct"] / row["total"]) if row["total"] else 0,
                "mastered": row["total"] >= 5 and row["correct"] / row["total"] >= 0.8}
               for row in by_topic]
-    forecast = review_forecast(user=user, now=now)
     return {
         "topics": topics, "due": forecast["now"], "forecast": forecast,
-        "chart": accuracy_chart(user=user, now=now),
-        "streak": streak_days(user=user, now=now),
+        "chart": chart, "streak": streak,
         "mastered": [t for t in topics if t["mastered"]],
     }

@@ -1,28 +1,25 @@
-"""Reads for the quiz: which questions can be served, what is due, progress figures."""
+"""Reads for the quiz: which questions can be served, what is due, progress figures, what
+an item's page shows besides the item, and the per-question statistics of the attempts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import math
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import (
-    Count,
-    Exists,
-    Func,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Sum,
-)
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from engine.eras import CURRENT
+from engine import CURRENT
+from quiz import rawsql
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
-from quiz.rawsql import RowReader
-from scenarios.models import Scenario
+from scenarios.models import ProblemReport, Scenario
+from scenarios.selectors import item_reports
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,83 +97,40 @@ def progress_by_topic(*, user: Any) -> list[dict[str, Any]]:
             for r in rows]
 
 
-_OWNED_ITEM: dict[str, tuple[RowReader, RowReader, RowReader, str]] = {}
-
-
-def _owned_item_plan(connection: Any) -> tuple[RowReader, RowReader, RowReader, str]:
-    plan = _OWNED_ITEM.get(connection.alias)
-    if plan is None:
-        item, session, attempt = (RowReader(QuizItem, connection, "i"),
-                                  RowReader(QuizSession, connection, "s"),
-                                  RowReader(Attempt, connection, "a"))
-        select = ", ".join(item.columns + session.columns + attempt.columns)
-        # The candidate's running mock exam, if any (its id): answers and feedback of
-        # other sessions are refused while it runs, at no extra round trip.
-        exam = (f"(SELECT e.id FROM {QuizSession._meta.db_table} e WHERE {{exam_owner}} "
-                f"AND e.mode = %s AND e.finished_at IS NULL AND e.deadline > %s "
-                f"ORDER BY e.deadline LIMIT 1)")
-        sql = (f"SELECT {select}, {exam} FROM {QuizItem._meta.db_table} i "
-               f"JOIN {QuizSession._meta.db_table} s ON s.id = i.session_id "
-               f"LEFT JOIN {Attempt._meta.db_table} a ON a.item_id = i.id "
-               f"WHERE i.session_id = %s AND i.position = %s AND {{owner}}")
-        plan = _OWNED_ITEM[connection.alias] = (item, session, attempt, sql)
-    return plan
-
-
 def owned_item(*, session_id: Any, position: int, user_id: int | None = None,
                session_key: str | None = None) -> QuizItem | None:
-    """One query for the item, its session and its attempt, owned by this user (or, for
-    an anonymous quiz, this browser session); None otherwise. ``item.running_exam_id``
-    is the owner's mock exam still running (this session or another), or None."""
-    import uuid
-
-    from django.db import connection
-
-    try:
-        sid = uuid.UUID(str(session_id))
-    except ValueError:
-        return None
-    items, sessions, attempts, sql = _owned_item_plan(connection)
-    if user_id is not None:
-        owner, exam_owner, who = "s.user_id = %s", "e.user_id = %s", user_id
-    else:
-        owner = "s.user_id IS NULL AND s.session_key = %s"
-        exam_owner, who = "e.user_id IS NULL AND e.session_key = %s", session_key
-    session_param = sid.hex if connection.vendor == "sqlite" else sid
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(sql.format(owner=owner, exam_owner=exam_owner),
-                       [who, QuizSession.Mode.EXAM.value, now, session_param, position, who])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    n_item, n_session = len(items), len(sessions)
-    item = items.instance(row[:n_item], connection)
-    item.session = sessions.instance(row[n_item:n_item + n_session], connection)
-    exam_id = row[-1]
-    item.running_exam_id = None if exam_id is None else uuid.UUID(str(exam_id))
-    attempt_row = row[n_item + n_session:-1]
-    if attempt_row[0] is not None:
-        item.attempt = attempts.instance(attempt_row, connection)
-    else:
-        item._state.fields_cache["attempt"] = None  # known to have no attempt: no query
-    return item
+    """The item with its session and attempt, owned by this user (or, for an anonymous
+    quiz, this browser session); None otherwise. ``item.running_exam_id`` is the owner's
+    mock exam still running (this session or another), or None. One plain query
+    (``quiz.rawsql.owned_item``): every question and answer runs it."""
+    return rawsql.owned_item(session_id=session_id, position=position, user_id=user_id,
+                             session_key=session_key)
 
 
-class _QuestionsLength(Func):
-    """The number of questions in a version's document, counted by the database, so a
-    count of the pool reads no document (SQLite and PostgreSQL; MySQL's form otherwise)."""
+@dataclass(frozen=True, slots=True)
+class ItemReads:
+    """What an item's page reads besides the item, for the presenters: the session's
+    questions answered and answered right, the candidate's problem reports on the item
+    (once its feedback shows), and the navigator of a running mock exam (whole pages)."""
 
-    output_field = IntegerField()
-    template = "JSON_LENGTH(%(expressions)s, '$.questions')"
+    done: int
+    right: int
+    reports: list[ProblemReport] = field(default_factory=list)
+    navigator: list[dict[str, Any]] | None = None
 
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(compiler, connection,
-                           template="JSON_ARRAY_LENGTH(%(expressions)s, '$.questions')", **extra)
 
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(compiler, connection,
-                           template="jsonb_array_length(%(expressions)s -> 'questions')", **extra)
+def item_reads(*, session: QuizSession, item: QuizItem, page: bool = True,
+               just_recorded: bool = False) -> ItemReads:
+    """The reads of an item's page (``page``) or of its answer area alone. ``just_recorded``:
+    the attempt was made by this request, so no problem report can exist for it yet (one
+    query fewer on the answer path)."""
+    done, right = rawsql.session_counts(session)
+    feedback = hasattr(item, "attempt") and (not session.is_exam
+                                             or session.finished_at is not None)
+    reports = item_reports(quiz_item=item.pk) if feedback and not just_recorded else []
+    navigator = (exam_navigator(session)
+                 if page and session.is_exam and session.finished_at is None else None)
+    return ItemReads(done, right, reports, navigator)
 
 
 def question_count(*, topics: list[str], difficulty_min: int, difficulty_max: int,
@@ -190,7 +144,7 @@ def question_count(*, topics: list[str], difficulty_min: int, difficulty_max: in
     if wanted:
         scenarios = scenarios.in_era(wanted)
     total = scenarios.aggregate(
-        n=Coalesce(Sum(_QuestionsLength("current_version__document")), 0))["n"]
+        n=Coalesce(Sum(rawsql.QuestionsLength("current_version__document")), 0))["n"]
     return int(total)
 
 
@@ -227,3 +181,83 @@ def abandoned_anonymous_sessions(*, created_before: datetime,
             .filter(user__isnull=True, created_at__lt=created_before)
             .exclude(session_key__in=live)
             .filter(~Exists(answered)))
+
+
+# -- per-question statistics, for instructors ---------------------------------------------
+
+@dataclass(slots=True)
+class QuestionStats:
+    question: str
+    attempts: int = 0
+    facility: float | None = None
+    discrimination: float | None = None
+    median_ms: float | None = None
+    wrong_answers: list[tuple[str, int]] = field(default_factory=list)
+    by_era: list[tuple[str, int, float]] = field(default_factory=list)
+    by_param: list[tuple[str, str, int, float]] = field(default_factory=list)
+
+
+def _candidate(attempt: Any) -> str:
+    return f"u{attempt.user_id}" if attempt.user_id else f"s{attempt.session_key}"
+
+
+def point_biserial(item: list[int], totals: list[float]) -> float | None:
+    """Correlation of a right/wrong item with the candidates' overall scores."""
+    n = len(item)
+    if n < 2:
+        return None
+    right = [t for i, t in zip(item, totals, strict=True) if i]
+    wrong = [t for i, t in zip(item, totals, strict=True) if not i]
+    if not right or not wrong:
+        return None
+    sd = statistics.pstdev(totals)
+    if sd == 0:
+        return None
+    p = len(right) / n
+    return (statistics.fmean(right) - statistics.fmean(wrong)) / sd * math.sqrt(p * (1 - p))
+
+
+def question_stats(scenario: Scenario) -> list[QuestionStats]:
+    """Per question of ``scenario``, from every attempt at any of its versions: facility,
+    discrimination, median time, the commonest wrong answers, by era and by parameter."""
+    attempts = list(Attempt.objects.filter(version__scenario=scenario)
+                    .only("question_id", "correct", "answer", "era", "params",
+                          "time_taken_ms", "user_id", "session_key"))
+    if not attempts:
+        return []
+    candidates = {_candidate(a) for a in attempts}
+    overall: dict[str, list[int]] = defaultdict(list)
+    for a in (Attempt.objects.filter(Q(user_id__in=[c[1:] for c in candidates
+                                                    if c.startswith("u")])
+                                     | Q(session_key__in=[c[1:] for c in candidates
+                                                          if c.startswith("s")]))
+              .only("correct", "user_id", "session_key")):
+        overall[_candidate(a)].append(int(a.correct))
+    score = {c: statistics.fmean(v) for c, v in overall.items() if v}
+    by_question: dict[str, list[Any]] = defaultdict(list)
+    for a in attempts:
+        by_question[a.question_id].append(a)
+    document = (scenario.current_version or scenario.latest_version()).document  # type: ignore[union-attr]
+    order = [q["id"] for q in document.get("questions", [])]
+    out = []
+    for qid in sorted(by_question, key=lambda q: order.index(q) if q in order else 99):
+        rows = by_question[qid]
+        stats = QuestionStats(qid, len(rows))
+        stats.facility = statistics.fmean(int(a.correct) for a in rows)
+        stats.discrimination = point_biserial([int(a.correct) for a in rows],
+                                              [score.get(_candidate(a), 0.0) for a in rows])
+        stats.median_ms = statistics.median(a.time_taken_ms for a in rows)
+        wrong = Counter(json.dumps(a.answer, ensure_ascii=False, sort_keys=True)
+                        for a in rows if not a.correct)
+        stats.wrong_answers = wrong.most_common(8)
+        eras: dict[str, list[int]] = defaultdict(list)
+        params: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for a in rows:
+            eras[a.era].append(int(a.correct))
+            for name, value in (a.params or {}).items():
+                params[(name, str(value))].append(int(a.correct))
+        stats.by_era = [(e, len(v), statistics.fmean(v)) for e, v in sorted(eras.items())]
+        stats.by_param = [(n, val, len(v), statistics.fmean(v))
+                          for (n, val), v in sorted(params.items())]
+        out.append(stats)
+    return out

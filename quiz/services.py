@@ -14,10 +14,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from engine.eras import CURRENT
+from engine import CURRENT, Scenario
 from quiz import grading, rawsql
+from quiz.forms import AnswerError, AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
 from quiz.selectors import Candidate, abandoned_anonymous_sessions, due_cards, question_pool
+from scenarios.caches import memo
 from scenarios.models import ProblemReport, ScenarioVersion
 
 EXAM_LENGTH = 25
@@ -96,39 +98,21 @@ def quiz_start(*, user: Any, session_key: str, mode: str = QuizSession.Mode.PRAC
     return session
 
 
-_VERSIONS: dict[int, ScenarioVersion] = {}
-
-
+@memo(maxsize=4096)
 def version_meta(version_id: int) -> ScenarioVersion:
     """A version with its scenario, without its (large) JSON fields, kept per process:
     the versions quizzes serve are published, and a published version never changes.
     Its document is read on first use by ``scenario_of``."""
-    version = _VERSIONS.get(version_id)
-    if version is None:
-        if len(_VERSIONS) > 4096:
-            _VERSIONS.clear()
-        version = _VERSIONS[version_id] = (
-            ScenarioVersion.objects.select_related("scenario")
+    return (ScenarioVersion.objects.select_related("scenario")
             .defer("document", "answer_keys", "errors", "warnings", "disagreements")
             .get(pk=version_id))
-    return version
 
 
-def clear_caches() -> None:
-    """Forget cached versions and parsed scenarios (tests, whose rolled-back databases
-    hand out the same ids again)."""
-    from quiz import presenters
-
-    _VERSIONS.clear()
-    grading.clear_caches()
-    presenters.clear_caches()
-
-
-def scenario_of(version: ScenarioVersion) -> grading.Scenario:
+def scenario_of(version: ScenarioVersion) -> Scenario:
     return grading.scenario_for(version.pk, version.content_hash, lambda: version.document)
 
 
-def draw_seed(scenario: grading.Scenario) -> int:
+def draw_seed(scenario: Scenario) -> int:
     """A variant for a candidate: any seed of two billion, or 0 when nothing varies."""
     return secrets.randbelow(2**31 - 1) + 1 if scenario.params else 0
 
@@ -161,8 +145,9 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     """Grade an answer and record the attempt: one attempt per served question, whatever
     is posted twice. Returns the attempt and whether this call recorded it (False: an
     answer was already recorded -- a resubmitted form, a second tab, a raced double
-    click -- and that first attempt is returned unchanged). The answer key comes from
-    the engine."""
+    click -- and that first attempt is returned unchanged). ``data`` (the posted form)
+    is read by ``quiz.forms.AnswerForm``: AnswerError, with the form's errors, if it is
+    refused. The answer key comes from the engine."""
     now = now or timezone.now()
     _check_open(item, now)
     if posted_seed is not None and posted_seed != str(item.seed):
@@ -173,7 +158,10 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
     existing = getattr(item, "attempt", None)  # the reverse one-to-one raises if absent
     if existing is not None:
         return existing, False
-    answer = grading.parse_answer(expected.question, data, expected.eras)
+    form = AnswerForm.for_answer_key(expected, data)
+    if not form.is_valid():
+        raise AnswerError(form)
+    answer = form.answer
     correct = grading.is_correct(expected, answer, item.era)
     owner = user if getattr(user, "is_authenticated", False) else None
     elapsed = int((now - item.served_at).total_seconds() * 1000) if item.served_at else 0

@@ -2,8 +2,9 @@
 
 Every request of a signed-in user or an anonymous quiz reads its session; the stock store
 compiles an ORM ``get`` for it each time, which costs more than the query itself. This
-store runs the same SELECT (same table, same expiry condition) as plain SQL; writing,
-creating, deleting and clearing expired sessions are Django's own code, unchanged.
+store runs the same SELECT (same table, same expiry condition) as plain SQL
+(``quiz.rawsql.session_data``); writing, creating, deleting and clearing expired sessions
+are Django's own code, unchanged.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 from django.contrib.sessions.backends import db
 from django.db import connections, router
-from django.utils import timezone
+
+from quiz import rawsql
 
 
 class SessionStore(db.SessionStore):
@@ -21,14 +23,8 @@ class SessionStore(db.SessionStore):
         if key is None:
             return {}
         model = self.model
-        connection = connections[router.db_for_read(model)]
-        sql = (f"SELECT session_data FROM {connection.ops.quote_name(model._meta.db_table)} "
-               f"WHERE session_key = %s AND expire_date > %s")
-        now = connection.ops.adapt_datetimefield_value(timezone.now())
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [key, now])
-            row = cursor.fetchone()
-        if row is None:
+        data = rawsql.session_data(model, key, connections[router.db_for_read(model)])
+        if data is None:
             self._session_key = None  # unknown or expired: a new key if anything is saved
             return {}
-        return self.decode(row[0])
+        return self.decode(data)

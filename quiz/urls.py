@@ -1,6 +1,6 @@
 from django.urls import path
 
-from quiz.views import accounts, history, pages, practice, quiz, reports
+from quiz.views import accounts, history, pages, practice, quiz, reports, stats
 
 app_name = "quiz"
 
@@ -22,6 +22,9 @@ urlpatterns = [
     path("history/scenario/<slug:slug>/what-if/", history.what_if, name="what_if"),
     path("history/rules/", history.rules, name="rules"),
     path("history/rules/<str:key>/", history.rule_detail, name="rule"),
+    # An authoring page (the scenarios app's URLs are under author/ too), served here
+    # because the attempts it reads are the quiz's.
+    path("author/s/<slug:slug>/stats/", stats.scenario_stats, name="scenario_stats"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),

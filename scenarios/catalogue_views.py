@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from dataclasses import dataclass, replace
-from functools import cache
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -24,12 +23,11 @@ from django.utils.translation import get_language, gettext_noop, override
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_safe
 
-from engine.cards import Card, catalog
-from engine.eras import ERAS, Era, era_end
-from engine.schema import SCHEMA_FILE
-from quiz.board.words import KEYWORD_ORDER, TYPE_WORDS, keyword_word
-from quiz.cardtext import TYPE_ORDER, card_text, oracle_lines
-from quiz.roles import instructor_required
+from engine import ERAS, SCHEMA_FILE, Card, Era, catalog, era_end
+from scenarios.caches import memo
+from scenarios.presentation.board.words import KEYWORD_ORDER, TYPE_WORDS, keyword_word
+from scenarios.presentation.cardtext import TYPE_ORDER, card_text, oracle_lines
+from scenarios.roles import instructor_required
 
 SCHEMA_MAX_AGE = 60 * 60  # an hour: editors refetch rarely, and a deploy shows within it
 MAX_QUERY = 80
@@ -38,7 +36,7 @@ PLANAR_TYPE_WORDS = {"plane": gettext_noop("plane"), "phenomenon": gettext_noop(
 
 # -- the JSON Schema -------------------------------------------------------------------------
 
-@cache
+@memo(maxsize=1)
 def _schema() -> tuple[bytes, str]:
     """The committed schema and its ETag (one file, read once per process)."""
     body = SCHEMA_FILE.read_bytes()
@@ -168,7 +166,7 @@ def _entry(card: Card, language: str) -> CardEntry:
         haystack=fold(" ".join(words)))
 
 
-@cache
+@memo(maxsize=8)  # one entry per language of the site
 def catalogue_entries(language: str) -> tuple[CardEntry, ...]:
     """Every card of the catalog in ``language``, by name (kept: one tuple per language
     of the site, built on first use)."""
@@ -177,7 +175,7 @@ def catalogue_entries(language: str) -> tuple[CardEntry, ...]:
     return tuple(sorted(entries, key=lambda e: fold(e.name)))
 
 
-@cache
+@memo(maxsize=8)  # one entry per language of the site
 def type_choices(language: str) -> tuple[tuple[str, str], ...]:
     """The card types the catalog has, as (value, label) for the type filter."""
     present = {t for card in catalog().values() for t in card.types}

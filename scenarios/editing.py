@@ -10,8 +10,7 @@ from typing import Any
 
 import yaml
 
-from engine.notation import LANGUAGES
-from engine.reader import ReadError, Reading, Syntax, read_text
+from engine import LANGUAGES, ReadError, Reading, Syntax, read_text
 from scenarios.library import dump_document
 
 NEW_DOCUMENT = """format: 1

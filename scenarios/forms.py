@@ -11,11 +11,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from engine.cards import catalog
-from engine.eras import ERAS
-from engine.notation import MAX_TEXT, QUESTION_KINDS
-from engine.reader import ReadError, read_value
-from engine.state import KEYWORDS, STEPS
+from engine import ERAS, KEYWORDS, MAX_TEXT, QUESTION_KINDS, STEPS, ReadError, catalog, read_value
 from scenarios.editing import flow_yaml
 from scenarios.models import TOPIC_CHOICES, Scenario
 

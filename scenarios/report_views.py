@@ -25,11 +25,11 @@ from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from engine.eras import UnknownEra, find_era
-from quiz.roles import instructor_required
+from engine import UnknownEra, find_era
 from scenarios.models import ProblemReport
 from scenarios.report_forms import ReportActionForm
 from scenarios.reports import ReportRefused, report_close, report_reopen, report_reply
+from scenarios.roles import instructor_required
 from scenarios.selectors import REPORT_STATUSES, report_list
 
 PER_PAGE = 20

@@ -25,5 +25,4 @@ urlpatterns = [
     path("s/<slug:slug>/retire/", views.retire, name="retire"),
     path("s/<slug:slug>/versions/", views.versions, name="versions"),
     path("s/<slug:slug>/export/", views.export_one, name="export"),
-    path("s/<slug:slug>/stats/", views.stats, name="stats"),
 ]

@@ -1,5 +1,6 @@
 """Instructor pages: the scenario list, the editor with its live preview, translations
-side by side, versions and publishing, import and export, statistics, re-check.
+side by side, versions and publishing, import and export, re-check. (A scenario's
+statistics read the quiz's attempts: the quiz serves that page, ``quiz.views.stats``.)
 
 Every view is for instructors only. Documents go through the one validation service;
 whatever an instructor typed comes back to them with the errors next to it.
@@ -19,25 +20,23 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from engine.check import check_document
-from engine.eras import find_era
-from engine.reader import MAX_DOCUMENT_BYTES
-from engine.runner import play_declarations, run_variant
-from quiz.board import render_board
-from quiz.explain import explain_trace
-from quiz.presenters import era_label
-from quiz.roles import instructor_required
+from engine import MAX_DOCUMENT_BYTES, check_document, parse
+from engine import Scenario as ParsedScenario
 from scenarios import editing
 from scenarios.library import dump_document
-from scenarios.models import TOPIC_CHOICES, Scenario
-from scenarios.selectors import languages_complete, question_stats, scenario_list
+from scenarios.models import TOPIC_CHOICES, Scenario, ScenarioVersion
+from scenarios.presentation.present import present
+from scenarios.roles import instructor_required
+from scenarios.selectors import languages_complete, scenario_list
 from scenarios.services import (
     NotPublishable,
     ScenarioInvalid,
+    StoredCheck,
     scenario_import,
     scenario_publish,
     scenario_retire,
     scenarios_recheck,
+    version_check,
 )
 
 MAX_UPLOAD_FILES = 100
@@ -76,31 +75,62 @@ def _preview_context(source: str, era: str | None, language: str) -> dict[str, A
     except editing.SourceError as err:
         return {"errors": [{"path": "", "message": str(err), "line": err.line}],
                 "warnings": [], "ok": False}
+    return _document_preview(document, era, language, lines)
+
+
+def _document_preview(document: dict[str, Any], era: str | None, language: str,
+                      lines: dict[str, int] | None = None) -> dict[str, Any]:
+    """The preview of a document checked now. ``lines``: those of the text it was read
+    from; without them (the form editor shows no YAML) the errors have no line."""
     result = check_document(document)
-    errors = [{**e.as_dict(), "line": editing.line_of(lines, e.path)} for e in result.errors]
-    warnings = [{**w.as_dict(), "line": editing.line_of(lines, w.path)}
-                for w in result.warnings]
-    context: dict[str, Any] = {"errors": errors, "warnings": warnings, "ok": result.ok,
-                               "eras": list(result.eras)}
-    if result.errors or not result.eras:
+    check = StoredCheck([e.as_dict() for e in result.errors],
+                        [w.as_dict() for w in result.warnings], list(result.eras),
+                        result.answers, result.disagreements)
+    return _checked_preview(check, result.scenario, era, language, lines)
+
+
+def _version_preview(version: ScenarioVersion, era: str | None, language: str,
+                     source: str | None = None) -> dict[str, Any]:
+    """The preview of a stored version from what its check stored (no check runs);
+    ``source``: the YAML text shown beside it, for the errors' lines."""
+    check = version_check(version=version)
+    scenario = parse(version.document) if not check.errors and check.eras else None
+    lines = None
+    if source is not None and (check.errors or check.warnings):  # lines for their markers
+        lines = editing.path_lines(source)
+    return _checked_preview(check, scenario, era, language, lines)
+
+
+def _checked_preview(check: StoredCheck, scenario: ParsedScenario | None, era: str | None,
+                     language: str, lines: dict[str, int] | None) -> dict[str, Any]:
+    """The preview from a check: its errors and warnings (with their lines, given the
+    text's), and for a document without errors the board, steps and every era's answers
+    of variant 0 under ``era`` (else the latest era)."""
+
+    def line(path: str) -> int | None:
+        return editing.line_of(lines, path) if lines is not None else None
+
+    errors = [{**e, "line": line(e["path"])} for e in check.errors]
+    warnings = [{**w, "line": line(w["path"])} for w in check.warnings]
+    context: dict[str, Any] = {"errors": errors, "warnings": warnings, "ok": check.ok,
+                               "eras": check.eras}
+    if check.errors or not check.eras:
         return context
-    era = era if era in result.eras else result.eras[-1]
-    assert result.scenario is not None  # checked without errors: parsed
-    variant = result.scenario.variant(0)
-    outcome = run_variant(find_era(era), variant)
-    disagreements = {(d["era"], d["question"]) for d in result.disagreements}
+    era = era if era in check.eras else check.eras[-1]
+    assert scenario is not None  # checked without errors: parsed
+    shown = present(scenario, era, language, keep=False)  # a document being edited
+    disagreements = {(d["era"], d["question"]) for d in check.disagreements}
     context.update({
         "era": era,
-        "era_label": era_label(era),
-        "board": render_board(play_declarations(find_era(era), variant), era_key=era,
-                              language=language),
-        "steps": explain_trace(outcome.trace.steps, outcome.state, era, language),
+        "era_label": shown.era_label,
+        "board": shown.board,
+        "steps": shown.steps,
         "answers": [{"id": q.id, "kind": q.kind,
                      "cells": [{"era": e, "bad": (e, q.id) in disagreements,
-                                "value": editing.flow_yaml(result.answers[e].get(q.id))}
-                               for e in result.eras]}
-                    for q in variant.questions],
-        "disagreements": result.disagreements,
+                                "value": editing.flow_yaml(check.answers[e].get(q.id))}
+                               for e in check.eras]}
+                    for q in shown.variant.questions],
+        "disagreements": check.disagreements,
     })
     return context
 
@@ -156,9 +186,13 @@ def _editor(request: HttpRequest, scenario: Scenario | None) -> HttpResponse:
                                  % {"n": result.version.number})
             return HttpResponseRedirect(
                 reverse("scenarios:edit", args=[result.scenario.slug]), status=303)
+    era, language = request.GET.get("era"), get_language()
+    if request.method == "POST" or latest is None:  # a text typed (or the new document)
+        preview = _preview_context(source, era, language)
+    else:  # the latest version, from what its check stored
+        preview = _version_preview(latest, era, language, source)
     context = {"scenario": scenario, "latest": latest, "source": source,
-               "glossary": _glossary(get_language()),
-               **_preview_context(source, request.GET.get("era"), get_language())}
+               "glossary": _glossary(language), **preview}
     return render(request, "scenarios/editor.html", context)
 
 
@@ -167,7 +201,7 @@ def _glossary(language: str) -> list[tuple[str, str]]:
         return []
     from django.conf import settings
 
-    from engine.reader import read_bytes
+    from engine import read_bytes
 
     path = settings.BASE_DIR / "scenarios" / "glossary" / f"{language}.yaml"
     data = read_bytes(path.read_bytes()).document or {}
@@ -319,15 +353,6 @@ def import_files(request: HttpRequest) -> HttpResponse:
         "results": results, "max_kb": MAX_DOCUMENT_BYTES // 1024})
 
 
-@require_safe
-@instructor_required
-def stats(request: HttpRequest, slug: str) -> HttpResponse:
-    scenario = get_object_or_404(Scenario, slug=slug)
-    return render(request, "scenarios/stats.html", {
-        "scenario": scenario, "title": scenario.title(get_language()),
-        "questions": question_stats(scenario)})
-
-
 @require_http_methods(["GET", "POST"])
 @instructor_required
 def recheck(request: HttpRequest) -> HttpResponse:
@@ -421,6 +446,8 @@ def form_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
                 _saved_message(request, result)
                 return HttpResponseRedirect(
                     reverse("scenarios:form", args=[result.scenario.slug]), status=303)
+    elif latest is not None:  # the latest version, from what its check stored
+        preview = _version_preview(latest, None, get_language())
     else:
         preview = _form_preview_context(base, None)
     return render(request, "scenarios/form_editor.html", {
@@ -429,12 +456,10 @@ def form_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 
 def _form_preview_context(document: dict[str, Any], era: str | None) -> dict[str, Any]:
-    """The preview of a composed document, without line numbers: they would point into a
-    YAML text the form editor doesn't show."""
-    context = _preview_context(dump_document(document), era, get_language())
-    for item in [*context.get("errors", []), *context.get("warnings", [])]:
-        item["line"] = None
-    return context
+    """The preview of a composed document, checked as it is (no YAML text written and read
+    back), without line numbers: they would point into a YAML text the form editor
+    doesn't show."""
+    return _document_preview(document, era, get_language())
 
 
 def _saved_message(request: HttpRequest, result: Any) -> None:

@@ -20,9 +20,9 @@ def fresh_quiz_caches():
     assume ids are never reused (true of a real database)."""
     from django.core.cache import cache
 
-    from quiz.services import clear_caches
+    from scenarios import caches
 
-    clear_caches()
+    caches.clear()
     cache.clear()  # the throttles' counters: each test starts with none
     yield
 

@@ -4,7 +4,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from quiz.roles import INSTRUCTORS_GROUP
+from scenarios.roles import INSTRUCTORS_GROUP
 
 PASSWORD = "correct horse battery staple"
 

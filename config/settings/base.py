@@ -222,10 +222,11 @@ QUIZ_ANONYMOUS_PURGE_DAYS = 30
 # Pages that show engine answers, traces or answer keys: closed to a candidate while their
 # mock exam runs (quiz.middleware.ExamLockMiddleware). A name is a URL name
 # ("quiz:what_if") or a whole namespace ("scenarios:*": the authoring area shows every
-# answer key and the documents' expected values; "admin:*": so do versions and attempts).
+# answer key and the documents' expected values; "admin:*": so do versions and attempts;
+# "quiz:scenario_stats" is an authoring page the quiz serves: it shows wrong answers).
 QUIZ_EXAM_CLOSED_PAGES = (
     "quiz:history", "quiz:history_scenario", "quiz:what_if", "quiz:rules", "quiz:rule",
-    "scenarios:*", "admin:*",
+    "quiz:scenario_stats", "scenarios:*", "admin:*",
 )
 
 # The throttle counts in this cache. LocMemCache is per process: behind N server workers a

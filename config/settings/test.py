@@ -1,5 +1,7 @@
 """Test settings: fast password hashing, quiet logs, throttling still on."""
 
+import os
+
 from .base import *
 
 DEBUG = False

@@ -6,7 +6,6 @@ an ``{% include %}`` in that loop doubled the cost of rendering an explanation."
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -16,10 +15,12 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from scenarios.caches import memo
+
 register = template.Library()
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def _pill(key: str | None, number: str, language: str | None) -> SafeString:
     if not key:
         return format_html('<span class="badge text-bg-light border trace-rule">{}</span>',

@@ -7,8 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from engine import rulebook
-from engine.eras import CURRENT, ERAS
+from engine import CURRENT, ERAS, rule_catalogue
 from quiz import history
 from scenarios.models import Scenario
 
@@ -93,7 +92,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def rule_detail(request: HttpRequest, key: str) -> HttpResponse:
-    if key not in rulebook.catalogue():
+    if key not in rule_catalogue():
         raise Http404
     language = get_language()
     return render(request, "quiz/history_rule.html", {

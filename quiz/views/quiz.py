@@ -21,14 +21,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from quiz import presenters
-from quiz.forms import PracticeForm
-from quiz.grading import AnswerError
+from quiz.charts import accuracy_chart, streak_days
+from quiz.forms import AnswerError, PracticeForm
 from quiz.middleware import exam_closed_response
 from quiz.models import QuizItem, QuizSession
 from quiz.selectors import (
     due_cards,
     exam_navigator,
+    item_reads,
     progress_by_topic,
+    review_forecast,
     running_exam,
     session_summary,
 )
@@ -188,7 +190,8 @@ def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpRespo
             return redirect("quiz:results", session.pk)
         item = item_serve(item=item)
     context = presenters.question_context(session=session, item=item,
-                                          language=get_language())
+                                          language=get_language(),
+                                          reads=item_reads(session=session, item=item))
     template = "quiz/session_item.html"
     if request.htmx:
         template += "#question-card"
@@ -210,14 +213,15 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
             item=item, data=request.POST, user=request.user,
             session_key=request.session.session_key or "",
             posted_seed=request.POST.get("seed"))
-    except AnswerError as err:
-        message = presenters.answer_error(err)
+    except AnswerError:  # the form again, with the posted answer and its errors
         if request.htmx:
-            context = presenters.answer_context(session=session, item=item,
-                                                language=get_language(), answer_error=message)
+            context = presenters.answer_context(
+                session=session, item=item, language=get_language(), answer_data=request.POST,
+                reads=item_reads(session=session, item=item, page=False))
             return render(request, "quiz/session_item.html#answer-area", context)
         context = presenters.question_context(session=session, item=item,
-                                              language=get_language(), answer_error=message)
+                                              language=get_language(), answer_data=request.POST,
+                                              reads=item_reads(session=session, item=item))
         return render(request, "quiz/session_item.html", context)
     except QuizError as err:
         message = presenters.refusal_message(err.code)
@@ -227,10 +231,10 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
             return redirect("quiz:results", session.pk)
         return refused(request, message, REFUSALS.get(err.code, 400), session)
     if request.htmx:
+        reads = item_reads(session=session, item=item, page=False, just_recorded=recorded)
         context = presenters.answer_context(session=session, item=item,
-                                            language=get_language(),
-                                            already_answered=not recorded,
-                                            just_recorded=recorded)
+                                            language=get_language(), reads=reads,
+                                            already_answered=not recorded)
         context["progress_oob"] = True  # the score, progress bar and navigator change too
         if session.is_exam:
             context["navigator"] = exam_navigator(session)
@@ -270,7 +274,7 @@ def finish(request: HttpRequest, session_id: Any) -> HttpResponse:
         return HttpResponseRedirect(reverse("quiz:results", args=[session.pk]), status=303)
     context: dict[str, Any] = {"session": session, "hand_in_page": True}
     if session.is_exam:
-        context.update(presenters.exam_context(session))
+        context.update(presenters.exam_context(session, exam_navigator(session)))
     else:
         context["navigator"] = exam_navigator(session)
     navigator = context["navigator"]
@@ -317,7 +321,9 @@ def retry(request: HttpRequest, session_id: Any) -> HttpResponse:
 @require_safe
 @login_required
 def progress(request: HttpRequest) -> HttpResponse:
-    context = presenters.progress_context(user=request.user, language=get_language(),
-                                          now=timezone.now(),
-                                          by_topic=progress_by_topic(user=request.user))
+    user, now = request.user, timezone.now()
+    context = presenters.progress_context(
+        language=get_language(), by_topic=progress_by_topic(user=user),
+        forecast=review_forecast(user=user, now=now), chart=accuracy_chart(user=user, now=now),
+        streak=streak_days(user=user, now=now))
     return render(request, "quiz/progress.html", context)

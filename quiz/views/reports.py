@@ -21,10 +21,12 @@ from django.views.decorators.http import require_POST
 
 from quiz import presenters
 from quiz.models import Attempt, QuizItem
+from quiz.selectors import item_reads
 from quiz.throttle import report_throttled
 from quiz.views.quiz import exam_closed, is_locked_by_exam, owned_item_or_404, refused
 from scenarios.report_forms import ProblemReportForm
 from scenarios.reports import ReportRefused, ReportSource, report_create
+from scenarios.selectors import item_reports
 
 THANKS = gettext_lazy("Thank you: an instructor will read your report. Their reply will "
                       "appear under this question.")
@@ -46,8 +48,10 @@ def _source(attempt: Attempt, item: QuizItem) -> ReportSource:
 
 
 def _partial(request: HttpRequest, item: QuizItem, **extra: Any) -> HttpResponse:
+    reports = item_reports(quiz_item=item.pk)
     context = {"session": item.session, "item": item,
-               **presenters.report_context(item, language=get_language(), **extra)}
+               **presenters.report_context(item, language=get_language(), reports=reports,
+                                           **extra)}
     return render(request, "quiz/_report.html", context)
 
 
@@ -86,6 +90,9 @@ def report(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
                                     status=303)
     if request.htmx:  # htmx 2 swaps no 4xx: the form comes back with its errors (200)
         return _partial(request, item, form=form)
-    context = presenters.question_context(session=session, item=item, language=get_language())
-    context.update(presenters.report_context(item, language=get_language(), form=form))
+    reads = item_reads(session=session, item=item)
+    context = presenters.question_context(session=session, item=item, language=get_language(),
+                                          reads=reads)
+    context.update(presenters.report_context(item, language=get_language(),
+                                             reports=reads.reports, form=form))
     return render(request, "quiz/session_item.html", context)

@@ -23,6 +23,9 @@ def main() -> int:
     from tests.bench import authoring_bench
 
     authoring_bench.report()
+    from tests.bench import board_bench
+
+    board_bench.report()
     if "--no-web" not in sys.argv:
         from tests.bench import web_bench
 

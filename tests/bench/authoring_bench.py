@@ -105,7 +105,7 @@ def _client() -> Any:
 
     setup_test_environment(debug=False)
     call_command("migrate", verbosity=0)
-    from quiz.roles import INSTRUCTORS_GROUP
+    from scenarios.roles import INSTRUCTORS_GROUP
 
     user = get_user_model().objects.create_user("bench-instructor", password="x" * 20)
     user.groups.add(Group.objects.get_or_create(name=INSTRUCTORS_GROUP)[0])

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.notation import parse
-from engine.runner import scenario_eras
+from engine import parse, scenario_eras
 from scenarios.library import LIBRARY, read_document
 from tests.browser.axe import axe_violations, describe
 from tests.factories import PASSWORD, InstructorFactory, ScenarioFactory, UserFactory

@@ -1,5 +1,6 @@
-"""The board picture (quiz.board): layout facts, escaping, words, valid markup, nothing cut
-short, the narrow arrangement for phones, and cards that open their texts."""
+"""The board picture (scenarios.presentation.board): layout facts, escaping, words, valid
+markup, nothing cut short, the narrow arrangement for phones, and cards that open their
+texts."""
 
 import dataclasses
 import re
@@ -11,11 +12,9 @@ import yaml
 from django.conf import settings
 from django.utils import translation
 
-from engine.eras import find_era
-from engine.notation import parse
-from engine.runner import play
+from engine import find_era, parse, play
 from engine.state import Combat, GameState, Obj, Player, Team, Turn
-from quiz.board import Board, render_board
+from scenarios.presentation.board import Board, render_board
 
 LIBRARY = Path(settings.BASE_DIR) / "scenarios" / "library"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -434,7 +433,7 @@ def test_a_crowded_board_is_well_formed_with_unique_ids():
 
 
 def test_a_planechase_board_shows_the_face_up_plane_and_the_planar_controller() -> None:
-    from engine.notation import parse
+    from engine import parse
     from scenarios.library import LIBRARY, read_document
 
     doc = read_document(LIBRARY / "planechase/pc-chaos-on-opponents-plane.yaml")
@@ -449,8 +448,7 @@ def test_a_planechase_board_shows_the_face_up_plane_and_the_planar_controller() 
 def test_every_library_board_draws_in_every_era(language):
     """The question page's board for every library scenario, in every era it is asked in:
     well-formed SVG, a description in words, and each card by its name in this language."""
-    from engine.cards import find_card
-    from engine.runner import play_declarations, scenario_eras
+    from engine import find_card, play_declarations, scenario_eras
 
     drawn = 0
     with translation.override(language):
@@ -503,7 +501,7 @@ def test_every_keyword_is_written_out_in_full_on_its_card():
                                for t in by_class(card, "board-card-keywords"))
             assert "…" not in written
             with translation.override(language):
-                from quiz.board.words import keyword_word, object_keywords
+                from scenarios.presentation.board.words import keyword_word, object_keywords
 
                 for k in object_keywords(angel):
                     assert keyword_word(k) in written, (language, k)
@@ -517,8 +515,8 @@ def _cut_texts(root: ET.Element) -> list[str]:
 def test_no_library_board_cuts_a_word_short(language):
     """Every library board, in every era it is asked in, wide and narrow: no text ends in
     an ellipsis, and each card's keywords are all written out."""
-    from engine.runner import play_declarations, scenario_eras
-    from quiz.board.words import keyword_word, object_keywords
+    from engine import play_declarations, scenario_eras
+    from scenarios.presentation.board.words import keyword_word, object_keywords
 
     checked = 0
     with translation.override(language):
@@ -591,8 +589,8 @@ PHONE_BOARD_PX = 390 - 24
 def test_the_narrow_board_draws_names_and_numbers_at_11_px_or_more_on_a_phone(language):
     """At 390 px the narrow board is drawn at (at least) its viewBox width's scale: the
     smallest name and number sizes, times that scale, reach 11 px."""
-    from quiz.board.layout import NARROW_W
-    from quiz.board.pieces import FONT_NAME_SMALL, FONT_ZONES
+    from scenarios.presentation.board.layout import NARROW_W
+    from scenarios.presentation.board.pieces import FONT_NAME_SMALL, FONT_ZONES
 
     scale = PHONE_BOARD_PX / NARROW_W
     assert min(FONT_NAME_SMALL, FONT_ZONES, 13) * scale >= 11

@@ -1,5 +1,6 @@
-"""Card texts by era (quiz.cardtext) and the question page that shows them: the wording of
-the question's era, localized names, and author text escaped with its cards as buttons."""
+"""Card texts by era (scenarios.presentation.cardtext) and the question page that shows
+them: the wording of the question's era, localized names, and author text escaped with its
+cards as buttons."""
 
 from __future__ import annotations
 
@@ -12,14 +13,11 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from engine.cards import find_card
-from engine.eras import ERA_KEYS, find_era
-from engine.notation import parse, render_text
-from engine.runner import scenario_eras
-from quiz.board import question_board
-from quiz.cardtext import card_text, oracle_lines, segments_html, text_segments
+from engine import ERA_KEYS, find_card, find_era, parse, render_text, scenario_eras
 from quiz.models import QuizItem, QuizSession
 from scenarios.library import read_document
+from scenarios.presentation.board import question_board
+from scenarios.presentation.cardtext import card_text, oracle_lines, segments_html, text_segments
 from tests.factories import ScenarioFactory, UserFactory, scenario_document
 
 LIBRARY = Path(settings.BASE_DIR) / "scenarios" / "library"
@@ -102,7 +100,7 @@ def test_the_name_is_the_readers_and_the_english_one_is_given_beside(language, n
 
 
 def test_every_catalog_card_has_a_text_in_every_era():
-    from engine.cards import catalog
+    from engine import catalog
 
     for card in catalog().values():
         for era in ERA_KEYS:

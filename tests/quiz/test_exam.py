@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from engine.notation import parse
+from engine import parse
 from quiz import grading
 from quiz.models import Attempt, QuizItem, QuizSession
 from quiz.presenters import shown_options
@@ -37,7 +37,7 @@ def closed_urls(slug: str) -> list[str]:
             reverse("quiz:what_if", args=[slug]), reverse("quiz:rules"),
             reverse("quiz:rule", args=["combat.damage-blocked"]),
             reverse("scenarios:author_home"), reverse("scenarios:edit", args=[slug]),
-            reverse("scenarios:stats", args=[slug]), reverse("scenarios:export", args=[slug])]
+            reverse("quiz:scenario_stats", args=[slug]), reverse("scenarios:export", args=[slug])]
 
 
 def exam_in_state(client: Client, state: str) -> QuizSession | None:
@@ -139,7 +139,7 @@ def test_the_right_option_is_not_usually_first_across_the_library() -> None:
 
 
 def scenario_era(scenario) -> str:
-    from engine.runner import scenario_eras
+    from engine import scenario_eras
 
     return scenario_eras(scenario, scenario.variant(0))[-1]
 

@@ -10,11 +10,9 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from engine.eras import find_era
-from engine.notation import parse
-from engine.runner import run_variant
-from quiz.explain import EVENTS, explain_trace
+from engine import find_era, parse, run_variant
 from scenarios.library import LIBRARY, read_document
+from scenarios.presentation.explain import EVENTS, explain_trace
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 EVENT_CODE = re.compile(r"[a-z]+\.[a-z-]+")
@@ -39,7 +37,7 @@ def test_every_recorded_event_has_a_sentence() -> None:
     events = recorded_events()
     assert len(events) > 40  # the walk found the engine's trace calls
     missing = {e: where for e, where in events.items() if e not in EVENTS}
-    assert not missing, f"events with no sentence in quiz.explain.EVENTS: {missing}"
+    assert not missing, f"events with no sentence in presentation.explain.EVENTS: {missing}"
 
 
 @pytest.mark.parametrize("language", ["en", "it", "es"])
@@ -64,7 +62,7 @@ def test_a_two_headed_giant_team_is_named_by_its_members() -> None:
 
 
 def library_runs():
-    from engine.runner import scenario_eras
+    from engine import scenario_eras
 
     for path in sorted(LIBRARY.glob("*/*.yaml")):
         scenario = parse(read_document(path))
@@ -89,7 +87,7 @@ def test_every_library_trace_reads_as_sentences_in_every_era(language: str) -> N
 
 
 def test_italian_puts_ad_before_a_word_starting_with_a() -> None:
-    from quiz.wording import euphonic
+    from scenarios.presentation.wording import euphonic
 
     assert euphonic("Il danno assegnato a Alice (3) va a Bob.", "it") == (
         "Il danno assegnato ad Alice (3) va a Bob.")

@@ -11,14 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from engine import rulebook
-from engine.eras import find_era
-from engine.notation import parse
-from engine.runner import run_variant, scenario_eras
+from engine import find_era, parse, rulebook, run_variant, scenario_eras
 from quiz import history
-from quiz.explain import explain_trace
 from quiz.presenters import explained_html
 from scenarios.library import LIBRARY, read_document
+from scenarios.presentation.explain import explain_trace
 from tests.factories import ScenarioFactory, scenario_document
 
 pytestmark = pytest.mark.django_db
@@ -93,8 +90,7 @@ def test_what_if_runs_only_the_variant_and_era_asked(monkeypatch) -> None:
     """A public page: no whole-document check of every variant in every era per request
     (up to a third of a second at the work budget); its answers are those the check gives
     for that era."""
-    from engine import check
-    from engine.runner import play
+    from engine import check, play
     from scenarios.library import LIBRARY, read_document
 
     document = read_document(LIBRARY / "removed-attack-target/rat-downfall-before-blocks.yaml")
@@ -108,14 +104,14 @@ def test_what_if_runs_only_the_variant_and_era_asked(monkeypatch) -> None:
         return play(era_class, variant)
 
     monkeypatch.setattr(check, "check_document", lambda *a, **k: pytest.fail("full check"))
-    monkeypatch.setattr(history, "play", counted)
+    monkeypatch.setattr("scenarios.presentation.present.play", counted)  # the other eras
     monkeypatch.setattr("engine.runner.play", counted)
     result = history.what_if(version, era, {}, "en")
     assert not result["errors"]
     assert set(runs) <= {era} | set(version.eras_in_order) and runs.count(era) == 1
     shown = dict(result["answers"])
     for q in full.scenario.variant(0).questions:
-        from quiz.presenters import render_text
+        from scenarios.presentation.labels import render_text
 
         ask = render_text(q.ask, "en", full.scenario.variant(0))
         assert shown[ask] != "—", q.id  # every question answered, as the check answers it

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from engine.eras import ERA_KEYS
+from engine import ERA_KEYS
 from quiz.selectors import question_count, question_pool
 from tests.factories import ScenarioFactory, scenario_document
 

@@ -94,7 +94,7 @@ def test_every_question_kind_right_and_wrong(client: Client, library, qid: str) 
 def test_seeds_drawing_the_same_values_share_one_answer_key() -> None:
     """Seeds are drawn from two billion, a scenario has a handful of variants: the engine
     runs once per variant, era and question, not once per seed."""
-    from engine.notation import parse
+    from engine import parse
     from quiz import grading
 
     scenario = parse(all_kinds_document())

@@ -5,7 +5,7 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from django.utils import translation
 
-from quiz.roles import INSTRUCTORS_GROUP, instructor_required, is_instructor
+from scenarios.roles import INSTRUCTORS_GROUP, instructor_required, is_instructor
 from tests.factories import AdminFactory, InstructorFactory, UserFactory
 
 

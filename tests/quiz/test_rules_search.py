@@ -8,8 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from engine import rulebook
-from engine.eras import ERA_KEYS
+from engine import ERA_KEYS, rulebook
 from quiz.history import rules_find
 
 pytestmark = pytest.mark.django_db

@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from quiz.models import Attempt, QuizItem, QuizSession
+from quiz.selectors import point_biserial, question_stats
 from scenarios.library import dump_document
 from scenarios.models import Scenario, ScenarioVersion
-from scenarios.selectors import point_biserial, question_stats
 from tests.factories import (
     InstructorFactory,
     ScenarioFactory,
@@ -32,7 +32,7 @@ URLS = [("scenarios:author_home", [], "get"), ("scenarios:new", [], "get"),
         ("scenarios:import", [], "get"), ("scenarios:export_all", [], "get"),
         ("scenarios:recheck", [], "get"), ("scenarios:edit", ["s1"], "get"),
         ("scenarios:translate", ["s1"], "get"), ("scenarios:versions", ["s1"], "get"),
-        ("scenarios:export", ["s1"], "get"), ("scenarios:stats", ["s1"], "get"),
+        ("scenarios:export", ["s1"], "get"), ("quiz:scenario_stats", ["s1"], "get"),
         ("scenarios:publish", ["s1"], "post"), ("scenarios:retire", ["s1"], "post"),
         ("scenarios:preview", [], "post"), ("scenarios:form", ["s1"], "get"),
         ("scenarios:form_preview", ["s1"], "post"), ("scenarios:action_fields", [], "get"),
@@ -268,7 +268,7 @@ def _form_post(document: dict) -> dict:
 ])
 def test_the_form_editor_gives_back_an_equivalent_document(instructor_client: Client,
                                                            slug_path: str) -> None:
-    from engine.check import check_document
+    from engine import check_document
     from scenarios.library import LIBRARY, read_document
 
     document = read_document(LIBRARY / f"{slug_path}.yaml")

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine.cards import catalog, find_card
+from engine import catalog, find_card
 from scenarios.catalogue_views import card_eras, catalogue_entries, fold, search
 from tests.factories import InstructorFactory, ScenarioFactory
 

@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from quiz.roles import is_instructor
+from scenarios.roles import is_instructor
 from tests.factories import InstructorFactory, UserFactory
 
 

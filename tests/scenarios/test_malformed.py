@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine import parse_text
-from engine.errors import EngineError
+from engine import EngineError, parse_text
 from scenarios.models import Scenario, ScenarioVersion
 from scenarios.services import NotPublishable, ScenarioInvalid, scenario_import
 from tests.factories import scenario_document

@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from engine.reader import MAX_DOCUMENT_BYTES
+from engine import MAX_DOCUMENT_BYTES
 from scenarios.library import dump_document
 from scenarios.models import Scenario, ScenarioVersion
 from tests.bench.authoring_bench import alias_bomb, at_caps_document

@@ -16,13 +16,9 @@ from django.utils import translation
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from engine.cards import catalog
-from engine.check import check_document
-from engine.eras import ERA_KEYS
-from engine.errors import EngineError
+from engine import ERA_KEYS, KEYWORDS, EngineError, catalog, check_document
 from engine.notation import ACTION_KINDS, QUERY_KINDS, TOPICS
 from engine.schema import CARD_TYPES, SCHEMA_FILE, scenario_schema, schema_text
-from engine.state import KEYWORDS
 from scenarios.library import library_files, read_document
 from tests.conftest import ROLES, make_user
 from tests.factories import scenario_document

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
-from quiz.roles import is_instructor
+from scenarios.roles import is_instructor
 from tests.factories import PASSWORD, UserFactory
 
 LOGIN_URL = "/en/accounts/login/"

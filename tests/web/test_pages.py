@@ -53,7 +53,7 @@ WITH_ARGS = {"quiz:history_scenario", "quiz:what_if", "quiz:rule"}
 # tests/scenarios/test_authoring.py::test_every_authoring_url_is_for_instructors_only.
 AUTHORING = {"scenarios:new", "scenarios:preview", "scenarios:import", "scenarios:export_all",
              "scenarios:recheck", "scenarios:edit", "scenarios:translate", "scenarios:publish",
-             "scenarios:retire", "scenarios:versions", "scenarios:export", "scenarios:stats",
+             "scenarios:retire", "scenarios:versions", "scenarios:export", "quiz:scenario_stats",
              "scenarios:form", "scenarios:form_preview", "scenarios:action_fields",
              "scenarios:form_new", "scenarios:form_new_preview",
              "scenarios:reports"}

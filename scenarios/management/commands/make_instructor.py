@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from quiz.roles import INSTRUCTORS_GROUP, instructor_grant, instructor_revoke
+from scenarios.roles import INSTRUCTORS_GROUP, instructor_grant, instructor_revoke
 
 
 class Command(BaseCommand):

@@ -23,15 +23,21 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import override
 
-from engine.cards import find_card
-from engine.eras import find_era
-from engine.planechase import planar_controller
-from engine.state import GameState, Obj
-from quiz.board.combat import MARKERS, PREFIX, draw_combat
-from quiz.board.layout import CARD_H, CARD_W, GAP_X, MARGIN, Plan, groups, plan_narrow, plan_wide
-from quiz.board.measure import esc, num, wrap
-from quiz.board.pieces import Drawing, text
-from quiz.board.words import (
+from engine import GameState, Obj, find_card, find_era, planar_controller
+from scenarios.presentation.board.combat import MARKERS, PREFIX, draw_combat
+from scenarios.presentation.board.layout import (
+    CARD_H,
+    CARD_W,
+    GAP_X,
+    MARGIN,
+    Plan,
+    groups,
+    plan_narrow,
+    plan_wide,
+)
+from scenarios.presentation.board.measure import esc, num, wrap
+from scenarios.presentation.board.pieces import Drawing, text
+from scenarios.presentation.board.words import (
     LOCAL,
     _,
     card_sentence,

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 
-from quiz.board.layout import CARD_W, GAP_X, MARGIN, PAD, Rect, sides_between
-from quiz.board.measure import num, wrap
-from quiz.board.pieces import Drawing, text
-from quiz.board.words import _
+from scenarios.presentation.board.layout import CARD_W, GAP_X, MARGIN, PAD, Rect, sides_between
+from scenarios.presentation.board.measure import num, wrap
+from scenarios.presentation.board.pieces import Drawing, text
+from scenarios.presentation.board.words import _
 
 PREFIX = "\x00"
 """Stands for the board's id prefix until the markup is complete (never in a text)."""

@@ -2,9 +2,10 @@
 arrangements, the board in words, the story with its cards named as buttons, and the text
 of every card the board or the story names (once each, as of the question's era).
 
-The question page renders it once per variant, era and language and keeps the HTML
-(``quiz.presenters.board_page``). Nothing here comes from the answer
-key: the board is the setup plus the leading declarations, the texts are the catalog's.
+Pages get it through ``scenarios.presentation.present`` (``Presented.question_board``);
+the question page keeps its HTML per variant, era and language. Nothing here comes from
+the answer key: the board is the setup plus the leading declarations, the texts are the
+catalog's.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ from typing import Any
 
 from django.utils.safestring import SafeString
 
-from engine.eras import find_era
-from engine.runner import play_declarations, scenario_eras
-from engine.state import GameState, Obj
-from quiz.board.render import render_board
-from quiz.cardtext import (
+from engine import GameState, Obj, find_era, play_declarations, scenario_eras
+from scenarios.presentation.board.render import render_board
+from scenarios.presentation.cardtext import (
     CardText,
     Ref,
     build_text,
@@ -27,7 +26,7 @@ from quiz.cardtext import (
     text_segments,
     variant_objects,
 )
-from quiz.wording import euphonic_pieces
+from scenarios.presentation.wording import euphonic_pieces
 
 DOM_PREFIX = "card-text-"
 

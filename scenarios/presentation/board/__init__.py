@@ -7,8 +7,8 @@ cards, ``combat`` the arrows; ``words`` holds the translated words and sentences
 shows (both pictures, the card texts and the story with its cards as buttons).
 """
 
-from quiz.board.question import QuestionBoard, question_board
-from quiz.board.render import Board, render_board
-from quiz.board.words import player_label
+from scenarios.presentation.board.question import QuestionBoard, question_board
+from scenarios.presentation.board.render import Board, render_board
+from scenarios.presentation.board.words import player_label
 
 __all__ = ["Board", "QuestionBoard", "player_label", "question_board", "render_board"]

@@ -23,11 +23,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from engine.cards import Card, UnknownCard, find_card
-from engine.eras import Era, find_era
-from engine.notation import PLACEHOLDER, Variant
-from engine.state import Obj
-from quiz.board.words import keyword_word, object_keywords, type_line
+from engine import PLACEHOLDER, Card, Era, Obj, UnknownCard, Variant, find_card, find_era
+from scenarios.presentation.board.words import keyword_word, object_keywords, type_line
 
 SUPERTYPE_ORDER = ("basic", "legendary", "snow", "world")
 TYPE_ORDER = ("kindred", "tribal", "artifact", "enchantment", "land", "planeswalker", "battle",

@@ -12,11 +12,9 @@ from typing import Any
 from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from engine import rulebook
-from engine.state import GameState
-from engine.trace import TraceStep
-from quiz.board import player_label
-from quiz.wording import euphonic
+from engine import GameState, TraceStep, rule_exists, rule_summary
+from scenarios.presentation.board import player_label
+from scenarios.presentation.wording import euphonic
 
 EVENTS: dict[str, Any] = {
     "combat.attacks": _("%(attacker)s attacks %(target)s."),
@@ -159,7 +157,7 @@ def _name(state: GameState, value: Any, language: str) -> str:
         if value in state.players or value in state.teams:
             return player_label(state, value)
         try:
-            from engine.cards import find_card
+            from engine import find_card
 
             card = find_card(value)
             return card.name.get(language) or card.name["en"]
@@ -208,7 +206,7 @@ def explain_trace(steps: list[TraceStep], state: GameState, era: str,
             except (KeyError, ValueError, TypeError):
                 text = step.event
         summary = ""
-        if step.rule_key and rulebook.exists(step.rule_key, era):
-            summary = rulebook.summary(step.rule_key, era, language)
+        if step.rule_key and rule_exists(step.rule_key, era):
+            summary = rule_summary(step.rule_key, era, language)
         out.append(Step(len(out) + 1, step.rule, summary, text, step.event, step.rule_key))
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from engine.state import GameState, Obj
+from engine import GameState, Obj
 
 CARD_W = 132
 CARD_H = 88           # the least height of a card; long names and keywords make it taller

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.planechase import effective_power
-from engine.state import GameState, Obj
-from quiz.board.layout import (
+from engine import GameState, Obj, effective_power
+from scenarios.presentation.board.layout import (
     CARD_H,
     CARD_W,
     MARGIN,
@@ -26,8 +25,8 @@ from quiz.board.layout import (
     Member,
     Rect,
 )
-from quiz.board.measure import esc, fit, fits, num, text_width, wrap, wrap_items
-from quiz.board.words import (
+from scenarios.presentation.board.measure import esc, fit, fits, num, text_width, wrap, wrap_items
+from scenarios.presentation.board.words import (
     _,
     details,
     keyword_word,

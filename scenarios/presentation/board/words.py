@@ -3,8 +3,8 @@ of the board in words (the picture's text alternative).
 
 A board asks for the same few dozen words again and again; Django's gettext costs
 microseconds a call, so the words are kept per language (translations are fixed for the
-life of the process, as Django's own catalogues are; the memo holds at most a few hundred
-strings per language).
+life of the process, as Django's own catalogues are; a board uses a few hundred strings
+per language, the memo keeps the 4,096 most recently used).
 """
 
 from __future__ import annotations
@@ -15,32 +15,34 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import ngettext as django_ngettext
 
-from engine.planechase import effective_power
-from engine.state import GameState, Obj
+from engine import GameState, Obj, effective_power
+from scenarios.caches import memo
 
 LOCAL = threading.local()
 """``LOCAL.language``: the language whose words may be memoized ("" while none is)."""
-_WORDS: dict[tuple[str, ...], str] = {}
+
+
+@memo(maxsize=4096)
+def _word(language: str, message: str) -> str:
+    """``message`` in ``language`` (the active language while a board is drawn)."""
+    return gettext(message)
+
+
+@memo(maxsize=4096)
+def _plural(language: str, singular: str, plural: str, n: int) -> str:
+    return django_ngettext(singular, plural, n)
 
 
 def _(message: str) -> str:
-    key = (getattr(LOCAL, "language", ""), message)
-    text = _WORDS.get(key)
-    if text is None:
-        text = gettext(message)
-        if key[0]:
-            _WORDS[key] = text
-    return text
+    language = getattr(LOCAL, "language", "")
+    return _word(language, message) if language else gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    key = (getattr(LOCAL, "language", ""), singular, plural, str(n))
-    text = _WORDS.get(key)
-    if text is None:
-        text = django_ngettext(singular, plural, n)
-        if key[0] and -100 <= n <= 100:
-            _WORDS[key] = text
-    return text
+    language = getattr(LOCAL, "language", "")
+    if language and -100 <= n <= 100:
+        return _plural(language, singular, plural, n)
+    return django_ngettext(singular, plural, n)
 
 
 TYPE_ORDER = ("artifact", "enchantment", "land", "planeswalker", "battle", "creature")

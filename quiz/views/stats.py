@@ -1,0 +1,25 @@
+"""The instructors' statistics of a scenario: per question, from the candidates' attempts.
+
+An authoring page (under ``/author/``, for instructors only) served by the quiz, since
+the attempts it reads are the quiz's: the scenarios app sits below and reads none.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from quiz.selectors import question_stats
+from scenarios.models import Scenario
+from scenarios.roles import instructor_required
+
+
+@require_safe
+@instructor_required
+def scenario_stats(request: HttpRequest, slug: str) -> HttpResponse:
+    scenario = get_object_or_404(Scenario, slug=slug)
+    return render(request, "scenarios/stats.html", {
+        "scenario": scenario, "title": scenario.title(get_language()),
+        "questions": question_stats(scenario)})
