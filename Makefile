@@ -37,7 +37,7 @@ find_python = $(shell for py in $(PYTHON_CANDIDATES); do \
 help:
 	@echo "make run           install, compile translations, migrate, load scenarios, serve on 127.0.0.1:8000"
 	@echo "make test          install, compile translations, lint, run the test suite (honours DATABASE_URL)"
-	@echo "make lint          ruff check, mypy --strict on the engine, import-linter's contracts"
+	@echo "make lint          ruff check, mypy (strict: engine, quiz, scenarios, config), import-linter's contracts"
 	@echo "make bench         run the benchmarks in tests/bench (if any)"
 	@echo "make lock          re-pin requirements/*.txt from pyproject.toml (UPGRADE=1: newest)"
 	@echo "make assets        build the YAML editor's script (static/js/yaml-editor.js) with esbuild"
@@ -107,6 +107,7 @@ run: install translations migrate load
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
 test: install translations lint

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from quiz.models import Attempt, QuizSession, ReviewCard
 
@@ -18,10 +19,11 @@ class AttemptAdmin(admin.ModelAdmin):
     list_filter = ("correct", "era")
     search_fields = ("user__username", "version__scenario__slug")
 
-    def has_add_permission(self, request) -> bool:  # noqa: ARG002
+    def has_add_permission(self, request: HttpRequest) -> bool:  # noqa: ARG002
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+    def has_change_permission(self, request: HttpRequest,  # noqa: ARG002
+                              obj: Attempt | None = None) -> bool:
         return False
 
 

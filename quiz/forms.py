@@ -7,7 +7,11 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Layout, LayoutObject
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.forms.utils import flatatt
 from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from engine import ERAS
@@ -16,7 +20,7 @@ from quiz.models import QuizSession
 from scenarios.models import TOPIC_CHOICES
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(UserCreationForm[User]):
     """A new judge candidate: username and password (twice)."""
 
     class Meta(UserCreationForm.Meta):
@@ -159,11 +163,56 @@ class SomeOfField(forms.MultipleChoiceField):
             raise _refused(self.code)
 
 
+def input_tag(context: dict[str, Any]) -> SafeString:
+    """One ``<input>`` of the answer form, as Django's widget templates draw it
+    (django/forms/widgets/input.html with attrs.html) but without them: three templates
+    per input made the answer form cost more to draw than the whole board."""
+    widget = context["widget"]
+    value = widget["value"]
+    return format_html('<input type="{}" name="{}"{}{}>', widget["type"], widget["name"],
+                       "" if value is None else format_html(' value="{}"', value),
+                       flatatt(widget["attrs"]))
+
+
+class HiddenBox(forms.HiddenInput):
+    def _render(self, template_name: str, context: dict[str, Any],
+                renderer: Any = None) -> SafeString:
+        return input_tag(context)
+
+
+class NumberBox(forms.NumberInput):
+    def _render(self, template_name: str, context: dict[str, Any],
+                renderer: Any = None) -> SafeString:
+        return input_tag(context)
+
+
+class Radios(forms.RadioSelect):
+    """Radio buttons whose options are drawn one by one (``{{ option.tag }}``)."""
+
+    def _render(self, template_name: str, context: dict[str, Any],
+                renderer: Any = None) -> SafeString:
+        if template_name == self.option_template_name:
+            return input_tag(context)
+        return super()._render(  # type: ignore[misc,no-any-return]  # not in the stubs
+            template_name, context, renderer)
+
+
+class Boxes(forms.CheckboxSelectMultiple):
+    """Check boxes whose options are drawn one by one (``{{ option.tag }}``)."""
+
+    def _render(self, template_name: str, context: dict[str, Any],
+                renderer: Any = None) -> SafeString:
+        if template_name == self.option_template_name:
+            return input_tag(context)
+        return super()._render(  # type: ignore[misc,no-any-return]  # not in the stubs
+            template_name, context, renderer)
+
+
 class ServedSeedField(forms.Field):
     """The variant served, in a hidden input: always the one served, also when a refused
     answer is shown again (the answer service refuses a post with another seed)."""
 
-    widget = forms.HiddenInput
+    widget = HiddenBox
 
     def bound_data(self, data: Any, initial: Any) -> Any:
         return initial
@@ -172,16 +221,21 @@ class ServedSeedField(forms.Field):
 class TickedOne(forms.CheckboxInput):
     """The "none of them" box: ticked when exactly "1" (its value) is posted."""
 
+    def _render(self, template_name: str, context: dict[str, Any],
+                renderer: Any = None) -> SafeString:
+        return input_tag(context)
+
     def value_from_datadict(self, data: Any, files: Any, name: str) -> bool:
         return _typed(data.get(name)) == "1"
 
 
 class AnswerLayout(LayoutObject):  # type: ignore[misc]  # crispy ships no types
-    """Fields crispy's pack has no layout for, drawn by a template of ours: the boxes of
-    a multi or eras question with the explicit "none" box in one fieldset, yes and no
-    side by side with their errors shown (crispy's inline radios hide them), or an
-    assign question's recipients in a grid. Fields with errors are marked
-    ``is-invalid``."""
+    """The answer's fields drawn by one template of ours, after the hidden seed: a
+    number's box, the options of a choice or a yes/no question, the boxes of a multi or
+    eras question with the explicit "none" box in one fieldset (crispy's inline radios
+    hide their errors), or an assign question's recipients in a grid. One template per
+    form rather than crispy's stack of templates per field: the page draws it on every
+    question. Fields with errors are marked ``is-invalid``."""
 
     def __init__(self, template: str, *fields: str, **extra: Any) -> None:
         self.template = template
@@ -218,6 +272,11 @@ class AnswerForm(forms.Form):
         self.kind = kind
         self.order = [value for value, _label in choices]
         self.recipients = [rid for rid, _name in recipients]
+        # Everything the drawn fields of a blank form depend on, besides the language
+        # (the page draws the hidden seed itself, beside them).
+        self.signature = (kind, tuple((str(v), str(label)) for v, label in choices),
+                          tuple((str(r), str(name)) for r, name in recipients),
+                          str(attacker))
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -225,49 +284,48 @@ class AnswerForm(forms.Form):
         if kind == "number":
             self.fields["answer"] = WholeNumberField(
                 label=yours, code="number", low=-MAX_NUMBER, high=MAX_NUMBER,
-                widget=forms.NumberInput(attrs={
-                    "id": "answer-number", "class": "answer-number", "inputmode": "numeric",
-                    "required": True, "autofocus": True}))
-            self.helper.layout = Layout("seed", "answer")
+                widget=NumberBox(attrs={
+                    "id": "answer-number", "class": "answer-number numberinput form-control",
+                    "inputmode": "numeric", "required": True, "autofocus": True}))
+            self.helper.layout = Layout(AnswerLayout("quiz/_answer_number.html", "answer"))
         elif kind == "yesno":
             self.fields["answer"] = OneOfField(
                 label=yours, code=kind, choices=[("yes", _("Yes")), ("no", _("No"))],
-                widget=forms.RadioSelect(attrs={
+                widget=Radios(attrs={
                     "id": "answer", "class": "form-check-input", "required": True}))
-            self.helper.layout = Layout("seed", AnswerLayout(
+            self.helper.layout = Layout(AnswerLayout(
                 "quiz/_answer_options.html", "answer", legend_class="visually-hidden",
                 inline=True))
         elif kind == "choice":
             self.fields["answer"] = OneOfField(
                 label=yours, code=kind, choices=choices,
-                widget=forms.RadioSelect(attrs={"id": "answer"}))
-            self.helper.label_class = "visually-hidden"  # the question above asks it
-            self.helper.layout = Layout("seed", "answer")
+                widget=Radios(attrs={"id": "answer", "class": "form-check-input"}))
+            self.helper.layout = Layout(AnswerLayout(  # the question above asks it
+                "quiz/_answer_options.html", "answer", legend_class="visually-hidden"))
         elif kind in ("multi", "eras"):
             multi = kind == "multi"
             self.fields["answer"] = SomeOfField(
                 label=yours if multi else _("Tick every rules era in which this holds."),
                 code="choice" if multi else "eras", choices=choices,
                 help_text=_("Tick every option that is true.") if multi else "",
-                widget=forms.CheckboxSelectMultiple(attrs={
-                    "id": "answer", "class": "form-check-input"}))
+                widget=Boxes(attrs={"id": "answer", "class": "form-check-input"}))
             # "None of them" can be right, so it is said explicitly, never assumed from a
             # form sent with nothing ticked.
             self.fields["none"] = forms.BooleanField(
                 required=False, label=_("None of them") if multi else _("In none of these eras"),
                 widget=TickedOne(attrs={"value": "1", "class": "form-check-input"}))
-            self.helper.layout = Layout("seed", AnswerLayout(
+            self.helper.layout = Layout(AnswerLayout(
                 "quiz/_answer_options.html", "answer", "none",
                 legend_class="visually-hidden" if multi else "form-label"))
         elif kind == "assign":
             for rid, name in recipients:
                 self.fields[f"assign-{rid}"] = WholeNumberField(
                     label=name, code="assign", low=0, high=MAX_DAMAGE, blank=True,
-                    widget=forms.NumberInput(attrs={
+                    widget=NumberBox(attrs={
                         "id": f"assign-{rid}", "class": "form-control", "min": 0,
                         "inputmode": "numeric"}))
             self.helper.form_show_errors = False  # the template draws them by the fields
-            self.helper.layout = Layout("seed", AnswerLayout(
+            self.helper.layout = Layout(AnswerLayout(
                 "quiz/_answer_assign.html", *(f"assign-{rid}" for rid in self.recipients),
                 legend=_("How does %(attacker)s assign its combat damage?")
                 % {"attacker": attacker}))

@@ -154,7 +154,7 @@ def knobs(version: ScenarioVersion, language: str) -> list[Knob]:
 def apply_knobs(version: ScenarioVersion, data: Any) -> dict[str, Any]:
     """The document with the learner's changes. Parameters stay: what is not changed keeps
     its default (the knobs show variant 0), and a changed value replaces its $reference."""
-    doc = copy.deepcopy(version.document)
+    doc: dict[str, Any] = copy.deepcopy(version.document)
     for i, obj in enumerate(doc["setup"].get("battlefield", [])):
         for field_name in ("power", "toughness", "loyalty"):
             raw = data.get(f"bf-{i}-{field_name}")
@@ -261,7 +261,7 @@ def citations() -> dict[str, list[int]]:
 
 
 def rule_history(key: str, language: str) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     previous = None
     for era in ERA_KEYS:
         if rule_exists(key, era):

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 class QuizSessionQuerySet(models.QuerySet["QuizSession"]):
@@ -16,9 +21,10 @@ class QuizSessionQuerySet(models.QuerySet["QuizSession"]):
         return self.filter(mode=QuizSession.Mode.EXAM, finished_at__isnull=True,
                            deadline__gt=now)
 
-    def owned_by(self, *, user: object, session_key: str | None) -> QuizSessionQuerySet:
+    def owned_by(self, *, user: User | AnonymousUser,
+                 session_key: str | None) -> QuizSessionQuerySet:
         """The sessions of a signed-in user, or of an anonymous browser session."""
-        if getattr(user, "is_authenticated", False):
+        if user.is_authenticated:
             return self.filter(user=user)
         if not session_key:
             return self.none()
@@ -64,8 +70,8 @@ class QuizSession(models.Model):
     def is_exam(self) -> bool:
         return self.mode == self.Mode.EXAM
 
-    def is_expired(self, now: object | None = None) -> bool:
-        return self.deadline is not None and (now or timezone.now()) >= self.deadline  # type: ignore[operator]
+    def is_expired(self, now: datetime | None = None) -> bool:
+        return self.deadline is not None and (now or timezone.now()) >= self.deadline
 
     @property
     def closed_by_clock(self) -> bool:
@@ -90,6 +96,9 @@ class QuizItem(models.Model):
     served_at = models.DateTimeField(null=True, blank=True)
     flagged = models.BooleanField(default=False,
                                   help_text=_("Marked by the candidate to come back to."))
+    # Not a column: set on the items ``quiz.rawsql.owned_item`` reads (the owner's mock
+    # exam still running, or None); absent on items loaded otherwise.
+    running_exam_id: uuid.UUID | None
 
     class Meta:
         ordering = ["session", "position"]

@@ -11,8 +11,10 @@ import random
 from datetime import datetime
 from typing import Any
 
+from crispy_forms.utils import render_crispy_form
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -103,9 +105,11 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str, reads
     option_texts = {o.id: render_text(o.text, language, variant) for o in question.options}
     context["options"] = [(o.id, option_texts[o.id]) for o in shown_options(question, item)]
     if not answered:
-        context["answer_form"] = answer_form(
+        form = answer_form(
             scenario=scenario, variant=variant, question=question, item=item,
             language=language, options=context["options"], data=answer_data)
+        context["answer_form"] = form
+        context["answer_form_html"] = answer_form_html(form, language)
         return context
     attempt = item.attempt
     context["attempt"] = attempt
@@ -146,6 +150,22 @@ def answer_form(*, scenario: Scenario, variant: Any, question: Question,
                       attacker=attacker, seed=item.seed)
 
 
+def answer_form_html(form: AnswerForm, language: str) -> SafeString:
+    """The answer form's fields drawn by crispy (the page draws the hidden seed beside
+    them). A blank form's fields are a function of its signature (kind, choices,
+    recipients, attacker) and the language only, and drawing them costs about as much as
+    the rest of the question page: they are kept. A form with a refused answer is drawn
+    afresh."""
+    if form.is_bound:
+        return SafeString(render_crispy_form(form))
+    return _blank_answer_form_html(form, language)
+
+
+@memo(maxsize=4096, key=lambda form, language: (form.signature, language))
+def _blank_answer_form_html(form: AnswerForm, language: str) -> SafeString:
+    return SafeString(render_crispy_form(form))
+
+
 def report_context(item: QuizItem, *, language: str, reports: list[ProblemReport],
                    form: ProblemReportForm | None = None,
                    thanks: bool = False) -> dict[str, Any]:
@@ -163,12 +183,13 @@ def blank_report_fields(language: str) -> str:
     language, and crispy takes about 5 ms to render them, so once per language and
     process. A posted form (with the candidate's text and errors) is rendered afresh."""
     from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field
-    from django.utils import translation
 
     with translation.override(language):
         form = ProblemReportForm()
         # crispy's own (escaping) templates made this HTML; no typed text is in it
-        return as_crispy_field(form["kind"]) + as_crispy_field(form["text"])
+        # (crispy ships no types: its SafeString is named here)
+        html: str = as_crispy_field(form["kind"]) + as_crispy_field(form["text"])
+        return html
 
 
 def _hashable(answer: Any) -> Any:
@@ -282,7 +303,7 @@ def _marks(question: Question, answer: Any, expected: grading.Expected,
     return out
 
 
-def _era_flips(slug: str, expected: grading.Expected) -> list[dict[str, str]]:
+def _era_flips(slug: str, expected: grading.Expected) -> list[dict[str, str | bool]]:
     """For an "in which eras" question: each pair of consecutive eras where the answer
     flips, with a link to the era comparison of those two."""
     holds = set(expected.value)

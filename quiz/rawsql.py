@@ -22,18 +22,18 @@ from typing import Any
 
 from django.db import connection as default_connection
 from django.db import connections
-from django.db.models import Func, IntegerField
+from django.db.models import Func, IntegerField, Model
 from django.utils import timezone
 
 from quiz.models import Attempt, QuizItem, QuizSession
 
 
-class RowReader:
+class RowReader[M: Model]:
     """How to read one model's columns out of a raw row, as the ORM's compiler would:
     the columns to select, the attribute names, each field's converters. Built once per
     model and database connection (the converters depend on the backend)."""
 
-    def __init__(self, model: Any, connection: Any, table_alias: str) -> None:
+    def __init__(self, model: type[M], connection: Any, table_alias: str) -> None:
         self.model = model
         self.db = connection.alias
         fields = model._meta.concrete_fields
@@ -47,7 +47,7 @@ class RowReader:
     def __len__(self) -> int:
         return len(self.columns)
 
-    def instance(self, values: tuple[Any, ...], connection: Any) -> Any:
+    def instance(self, values: tuple[Any, ...], connection: Any) -> M:
         out = []
         for value, converters, col in zip(values, self.converters, self.cols, strict=True):
             for converter in converters:
@@ -109,10 +109,12 @@ def session_data(model: Any, key: str, connection: Any) -> str | None:
 
 # -- an item with its session and attempt ----------------------------------------------------
 
-_OWNED_ITEM: dict[str, tuple[RowReader, RowReader, RowReader, str]] = {}
+type _OwnedItemPlan = tuple[RowReader[QuizItem], RowReader[QuizSession], RowReader[Attempt],
+                           str]
+_OWNED_ITEM: dict[str, _OwnedItemPlan] = {}
 
 
-def _owned_item_plan(connection: Any) -> tuple[RowReader, RowReader, RowReader, str]:
+def _owned_item_plan(connection: Any) -> _OwnedItemPlan:
     plan = _OWNED_ITEM.get(connection.alias)
     if plan is None:
         item, session, attempt = (RowReader(QuizItem, connection, "i"),
@@ -167,7 +169,7 @@ def owned_item(*, session_id: Any, position: int, user_id: int | None = None,
         item.attempt = attempts.instance(attempt_row, connection)
     else:
         item._state.fields_cache["attempt"] = None  # known to have no attempt: no query
-    return item  # type: ignore[no-any-return]
+    return item
 
 
 # -- a session's counts ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
@@ -20,6 +20,9 @@ from quiz import rawsql
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
 from scenarios.models import ProblemReport, Scenario
 from scenarios.selectors import item_reports
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,7 @@ def question_pool(*, topics: list[str], difficulty_min: int, difficulty_max: int
     return pool
 
 
-def running_exam(*, user: Any, session_key: str | None,
+def running_exam(*, user: User | AnonymousUser, session_key: str | None,
                  now: datetime | None = None) -> QuizSession | None:
     """This candidate's (or anonymous browser's) mock exam still running, if any."""
     return (QuizSession.objects.owned_by(user=user, session_key=session_key)
@@ -237,7 +240,9 @@ def question_stats(scenario: Scenario) -> list[QuestionStats]:
     by_question: dict[str, list[Any]] = defaultdict(list)
     for a in attempts:
         by_question[a.question_id].append(a)
-    document = (scenario.current_version or scenario.latest_version()).document  # type: ignore[union-attr]
+    version = scenario.current_version or scenario.latest_version()
+    assert version is not None  # the attempts above answered one of its versions
+    document = version.document
     order = [q["id"] for q in document.get("questions", [])]
     out = []
     for qid in sorted(by_question, key=lambda q: order.index(q) if q in order else 99):

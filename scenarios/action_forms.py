@@ -108,7 +108,7 @@ def rows_from_document(actions: list[Any], data: Any = None) -> list[ActionRow]:
         kind, args = next(iter(action.items()))
         initial = _from_args(kind, args)
         advanced = initial is None
-        if advanced:
+        if initial is None:
             initial = {"details": flow_yaml(args)}
         initial.update({"kind": kind, "ORDER": i + 1})
         rows.append(ActionRow(data, prefix=f"actions-{i}", kind=kind, advanced=advanced,

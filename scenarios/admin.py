@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from scenarios.models import ProblemReport, Scenario, ScenarioVersion
 
@@ -29,10 +30,12 @@ class ScenarioVersionAdmin(admin.ModelAdmin):
     list_filter = ("published_at",)
     search_fields = ("scenario__slug",)
 
-    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+    def has_add_permission(self, request: HttpRequest,  # noqa: ARG002
+                           obj: ScenarioVersion | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+    def has_change_permission(self, request: HttpRequest,  # noqa: ARG002
+                              obj: ScenarioVersion | None = None) -> bool:
         return False
 
 
@@ -49,5 +52,6 @@ class ProblemReportAdmin(admin.ModelAdmin):
                        "correct", "language", "quiz_item", "user", "session_key", "kind", "text",
                        "created_at", "replied_by", "replied_at", "closed_by")
 
-    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ARG002
+    def has_add_permission(self, request: HttpRequest,  # noqa: ARG002
+                           obj: ProblemReport | None = None) -> bool:
         return False

@@ -17,7 +17,7 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 _CACHES: list[Any] = []  # every memoized function: each has ``cache_clear()``
 
@@ -35,7 +35,7 @@ def memo[F: Callable[..., Any]](maxsize: int, *,
         cached: Any = (functools.lru_cache(maxsize=maxsize)(fn) if key is None
                        else _KeyedLRU(fn, maxsize, key))
         _CACHES.append(cached)
-        return cached  # type: ignore[no-any-return]
+        return cast(F, cached)  # both wrappers call ``fn`` with its own arguments
 
     return decorate
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import condition, require_safe
 
 from engine import ERAS, SCHEMA_FILE, Card, Era, catalog, era_end
 from scenarios.caches import memo
+from scenarios.http import AuthenticatedHttpRequest
 from scenarios.presentation.board.words import KEYWORD_ORDER, TYPE_WORDS, keyword_word
 from scenarios.presentation.cardtext import TYPE_ORDER, card_text, oracle_lines
 from scenarios.roles import instructor_required
@@ -196,7 +197,7 @@ def search(entries: tuple[CardEntry, ...], query: str, card_type: str,
 
 @require_safe
 @instructor_required
-def cards(request: HttpRequest) -> HttpResponse:
+def cards(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The card catalog for authors: slug, names, types, stats, keywords and Oracle
     wording per era, searchable (a GET form; htmx swaps only the list)."""
     language = get_language()

@@ -5,7 +5,8 @@ same service as for YAML."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from crispy_forms.helper import FormHelper
 from django import forms
@@ -93,7 +94,10 @@ class _Form(forms.Form):
             if (isinstance(field, forms.ChoiceField)
                     and not isinstance(field, forms.MultipleChoiceField)
                     and field.initial is None and field.choices):
-                field.initial = next(iter(field.choices))[0]
+                # Normalised by ChoiceField's setter: pairs, never the callable the stubs
+                # allow for the getter.
+                choices = cast("Iterable[tuple[Any, Any]]", field.choices)
+                field.initial = next(iter(choices))[0]
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.disable_csrf = True
@@ -238,8 +242,8 @@ def initial_from(document: dict[str, Any]) -> dict[str, Any]:
              for t in setup.get("teams") or [] if isinstance(t, dict)]
     planechase_raw = setup.get("planechase")
     planechase = planechase_raw if isinstance(planechase_raw, dict) else {}
-    planechase_initial = {key: flow_yaml(planechase.get(key))
-                          for key in ("decks", "face_up", "rolls")}
+    planechase_initial: dict[str, str | bool] = {
+        key: flow_yaml(planechase.get(key)) for key in ("decks", "face_up", "rolls")}
     planechase_initial["communal"] = bool(planechase.get("communal"))
     objects = []
     for zone in ZONE_KEYS:
@@ -361,7 +365,7 @@ def compose(base: dict[str, Any], meta: dict[str, Any], players: list[dict[str, 
         else:
             row["owner"] = o["controller"]
         if not o.get("card"):
-            old_name = old.get("name") if isinstance(old.get("name"), dict) else {}
+            old_name = old["name"] if isinstance(old.get("name"), dict) else {}
             if o.get("name"):
                 row["name"] = {**old_name, "en": o["name"]}
             row["types"] = _words(o.get("types") or "") or ["creature"]

@@ -14,7 +14,6 @@ from typing import Any
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import (
-    HttpRequest,
     HttpResponse,
     HttpResponseBadRequest,
     HttpResponseRedirect,
@@ -26,6 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from engine import UnknownEra, find_era
+from scenarios.http import AuthenticatedHttpRequest
 from scenarios.models import ProblemReport
 from scenarios.report_forms import ReportActionForm
 from scenarios.reports import ReportRefused, report_close, report_reopen, report_reply
@@ -56,7 +56,7 @@ def _card(report: ProblemReport, form: ReportActionForm | None = None) -> dict[s
     }
 
 
-def _act(request: HttpRequest, form: ReportActionForm) -> ProblemReport | None:
+def _act(request: AuthenticatedHttpRequest, form: ReportActionForm) -> ProblemReport | None:
     """Apply the posted action; the report on success, None when the form has errors."""
     if not form.is_valid():
         return None
@@ -87,7 +87,7 @@ DONE = {
 @never_cache
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def reports(request: HttpRequest) -> HttpResponse:
+def reports(request: AuthenticatedHttpRequest) -> HttpResponse:
     status = request.GET.get("status", "open")
     if status not in REPORT_STATUSES:
         status = "open"
@@ -116,8 +116,8 @@ def reports(request: HttpRequest) -> HttpResponse:
     return render(request, "scenarios/reports.html", context)
 
 
-def _after_post(request: HttpRequest, form: ReportActionForm, report: ProblemReport | None,
-                context: dict[str, Any]) -> HttpResponse:
+def _after_post(request: AuthenticatedHttpRequest, form: ReportActionForm,
+                report: ProblemReport | None, context: dict[str, Any]) -> HttpResponse:
     """A saved action: the fresh card (htmx) or a 303 back to the list. A form with errors
     for htmx: its card again, with the errors (200: htmx 2 swaps no 4xx)."""
     if report is None:

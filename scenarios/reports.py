@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -55,7 +55,7 @@ def _open_exists(quiz_item: int, *, exclude: int | None = None) -> bool:
 
 
 @transaction.atomic
-def report_create(*, source: ReportSource, user: AbstractBaseUser | AnonymousUser | None,
+def report_create(*, source: ReportSource, user: User | AnonymousUser | None,
                   session_key: str, language: str, kind: str, text: str = "",
                   ) -> ProblemReport:
     """Store a candidate's report with the attempt's values. Refused while the candidate
@@ -63,12 +63,12 @@ def report_create(*, source: ReportSource, user: AbstractBaseUser | AnonymousUse
     if _open_exists(source.quiz_item):
         raise ReportRefused("open-exists")
     version = ScenarioVersion.objects.only("pk", "scenario_id").get(pk=source.version_id)
-    signed_in = user is not None and user.is_authenticated
+    signed_in = user if user is not None and user.is_authenticated else None
     report = ProblemReport(
         scenario_id=version.scenario_id, version=version, question_id=source.question_id,
         era=source.era, seed=source.seed, params=source.params, answer=source.answer,
         correct=source.correct, quiz_item=source.quiz_item,
-        user=user if signed_in else None, session_key="" if signed_in else session_key,
+        user=signed_in, session_key="" if signed_in is not None else session_key,
         language=language[:8], kind=kind, text=text.strip())
     _clean(report)
     try:
@@ -80,7 +80,7 @@ def report_create(*, source: ReportSource, user: AbstractBaseUser | AnonymousUse
 
 
 @transaction.atomic
-def report_reply(*, report: ProblemReport, by: AbstractBaseUser, reply: str,
+def report_reply(*, report: ProblemReport, by: User, reply: str,
                  ) -> ProblemReport:
     """Save (or change) the instructor's answer, which the candidate sees under the
     question; the report stays open."""
@@ -93,7 +93,7 @@ def report_reply(*, report: ProblemReport, by: AbstractBaseUser, reply: str,
 
 
 @transaction.atomic
-def report_close(*, report: ProblemReport, by: AbstractBaseUser, reply: str = "",
+def report_close(*, report: ProblemReport, by: User, reply: str = "",
                  ) -> ProblemReport:
     """Close a report, saving ``reply`` with it when one is given."""
     if reply.strip():

@@ -7,42 +7,48 @@ as instructors too.
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Concatenate, cast
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from django.contrib.auth.models import AnonymousUser, Group, User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 
+from scenarios.http import AuthenticatedHttpRequest
+
 INSTRUCTORS_GROUP = "Instructors"
+_CACHE_ATTRIBUTE = "_is_instructor_cache"  # memo on the user object: one query per request
 
 
-def is_instructor(user: AbstractBaseUser | AnonymousUser) -> bool:
+def is_instructor(user: User | AnonymousUser) -> bool:
     """True for a superuser or a member of the Instructors group."""
     if not user.is_authenticated:
         return False
-    if getattr(user, "is_superuser", False):
+    if user.is_superuser:
         return True
-    cached = getattr(user, "_is_instructor_cache", None)
+    cached: bool | None = getattr(user, _CACHE_ATTRIBUTE, None)
     if cached is None:
         cached = user.groups.filter(name=INSTRUCTORS_GROUP).exists()
-        user._is_instructor_cache = cached
+        setattr(user, _CACHE_ATTRIBUTE, cached)
     return cached
 
 
-def instructor_required[V: Callable[..., HttpResponse]](view: V) -> V:
+def instructor_required[**P](
+    view: Callable[Concatenate[AuthenticatedHttpRequest, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
     """View decorator: anonymous users go to the login page, non-instructors get 403."""
 
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not is_instructor(request.user):
             raise PermissionDenied
-        return view(request, *args, **kwargs)
+        # Checked just above: the user is signed in (django-htmx's middleware set .htmx).
+        return view(cast(AuthenticatedHttpRequest, request), *args, **kwargs)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def instructors_group() -> Group:
@@ -51,7 +57,7 @@ def instructors_group() -> Group:
 
 
 @transaction.atomic
-def instructor_grant(*, user: AbstractBaseUser) -> bool:
+def instructor_grant(*, user: User) -> bool:
     """Make ``user`` an instructor. Returns False if they already were a group member."""
     group = instructors_group()
     if user.groups.filter(pk=group.pk).exists():
@@ -61,7 +67,7 @@ def instructor_grant(*, user: AbstractBaseUser) -> bool:
 
 
 @transaction.atomic
-def instructor_revoke(*, user: AbstractBaseUser) -> bool:
+def instructor_revoke(*, user: User) -> bool:
     """Remove ``user`` from the Instructors group. Returns False if they were not in it."""
     group = instructors_group()
     if not user.groups.filter(pk=group.pk).exists():

@@ -3,7 +3,7 @@ per-question statistics read the quiz's attempts: ``quiz.selectors.question_stat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -11,10 +11,23 @@ from django.db.models.functions import Coalesce
 from engine import LANGUAGES, translation_warnings
 from scenarios.models import ProblemReport, Scenario
 
+if TYPE_CHECKING:  # django-stubs-ext is a dev dependency: for the type checker only
+    from django_stubs_ext import WithAnnotations
+
+
+class ScenarioCounts(TypedDict):
+    """What ``scenario_list`` annotates each scenario with."""
+
+    attempt_count: int
+    right_count: int
+    open_reports: int
+
 
 def scenario_list(*, topic: str = "", status: str = "", query: str = "",
-                  ) -> QuerySet[Scenario]:
-    scenarios = Scenario.objects.all()
+                  ) -> QuerySet[WithAnnotations[Scenario, ScenarioCounts]]:
+    # Typed as a plain QuerySet: django-stubs matches its annotate() with WithAnnotations,
+    # not the custom ScenarioQuerySet's (typeddjango/django-stubs#1190).
+    scenarios: QuerySet[Scenario] = Scenario.objects.all()
     if topic:
         scenarios = scenarios.filter(topic=topic)
     if status:

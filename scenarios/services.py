@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
@@ -149,7 +149,7 @@ class ImportResult:
 
 
 @transaction.atomic
-def scenario_import(*, document: Any, author: AbstractBaseUser | None = None,
+def scenario_import(*, document: Any, author: User | None = None,
                     source_path: str = "", publish: bool = True,
                     source_hash: str = "") -> ImportResult:
     """Store a document as a new version of its scenario (creating the scenario if new).
@@ -195,7 +195,7 @@ def scenario_import(*, document: Any, author: AbstractBaseUser | None = None,
 
 
 def _new_version(*, scenario: Scenario, document: Any, report: Report, digest: str,
-                 author: AbstractBaseUser | None, source_hash: str) -> ScenarioVersion:
+                 author: User | None, source_hash: str) -> ScenarioVersion:
     latest = scenario.latest_version()
     version = ScenarioVersion(
         scenario=scenario, number=(latest.number + 1) if latest else 1, document=document,

@@ -13,7 +13,7 @@ import zipfile
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from engine import MAX_DOCUMENT_BYTES, check_document, parse
 from engine import Scenario as ParsedScenario
 from scenarios import editing
+from scenarios.http import AuthenticatedHttpRequest
 from scenarios.library import dump_document
 from scenarios.models import TOPIC_CHOICES, Scenario, ScenarioVersion
 from scenarios.presentation.present import present
@@ -44,7 +45,7 @@ MAX_UPLOAD_FILES = 100
 
 @require_safe
 @instructor_required
-def author_home(request: HttpRequest) -> HttpResponse:
+def author_home(request: AuthenticatedHttpRequest) -> HttpResponse:
     topic = request.GET.get("topic", "")
     status = request.GET.get("status", "")
     query = request.GET.get("q", "").strip()[:80]
@@ -58,9 +59,9 @@ def author_home(request: HttpRequest) -> HttpResponse:
             "scenario": scenario, "title": scenario.title(language), "latest": latest,
             "languages": languages_complete(latest.document),
             "valid": latest.is_valid,
-            "attempts": scenario.attempt_count,  # type: ignore[attr-defined]
-            "facility": (round(100 * scenario.right_count / scenario.attempt_count)  # type: ignore[attr-defined]
-                         if scenario.attempt_count else None),  # type: ignore[attr-defined]
+            "attempts": scenario.attempt_count,
+            "facility": (round(100 * scenario.right_count / scenario.attempt_count)
+                         if scenario.attempt_count else None),
         })
     return render(request, "scenarios/author_home.html", {
         "rows": rows, "topics": TOPIC_CHOICES, "statuses": Scenario.Status.choices,
@@ -137,13 +138,13 @@ def _checked_preview(check: StoredCheck, scenario: ParsedScenario | None, era: s
 
 @require_POST
 @instructor_required
-def preview(request: HttpRequest) -> HttpResponse:
+def preview(request: AuthenticatedHttpRequest) -> HttpResponse:
     source = request.POST.get("source", "")
     context = _preview_context(source, request.POST.get("era"), get_language())
     return render(request, "scenarios/editor.html#preview", context)
 
 
-def _editor(request: HttpRequest, scenario: Scenario | None) -> HttpResponse:
+def _editor(request: AuthenticatedHttpRequest, scenario: Scenario | None) -> HttpResponse:
     latest = scenario.latest_version() if scenario else None
     source = dump_document(latest.document) if latest else editing.NEW_DOCUMENT
     if request.method == "POST":
@@ -210,19 +211,19 @@ def _glossary(language: str) -> list[tuple[str, str]]:
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def scenario_new(request: HttpRequest) -> HttpResponse:
+def scenario_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _editor(request, None)
 
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def scenario_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def scenario_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return _editor(request, get_object_or_404(Scenario, slug=slug))
 
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def translate(request: HttpRequest, slug: str) -> HttpResponse:
+def translate(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     latest = scenario.latest_version()
     assert latest is not None
@@ -247,7 +248,7 @@ def translate(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @instructor_required
-def publish(request: HttpRequest, slug: str) -> HttpResponse:
+def publish(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     version = scenario.latest_version()
     assert version is not None
@@ -262,7 +263,7 @@ def publish(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @instructor_required
-def retire(request: HttpRequest, slug: str) -> HttpResponse:
+def retire(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     scenario_retire(scenario=scenario)
     messages.success(request, _("The scenario is retired: new quizzes won't use it; its "
@@ -272,7 +273,7 @@ def retire(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @instructor_required
-def versions(request: HttpRequest, slug: str) -> HttpResponse:
+def versions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     all_versions = list(scenario.versions.order_by("-number").select_related("created_by"))
     numbers = [v.number for v in all_versions]
@@ -293,7 +294,7 @@ def versions(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @instructor_required
-def export_one(request: HttpRequest, slug: str) -> HttpResponse:
+def export_one(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     version = scenario.current_version or scenario.latest_version()
     assert version is not None
@@ -305,7 +306,7 @@ def export_one(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @instructor_required
-def export_all(request: HttpRequest) -> HttpResponse:
+def export_all(request: AuthenticatedHttpRequest) -> HttpResponse:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for scenario in Scenario.objects.select_related("current_version"):
@@ -320,7 +321,7 @@ def export_all(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def import_files(request: HttpRequest) -> HttpResponse:
+def import_files(request: AuthenticatedHttpRequest) -> HttpResponse:
     results: list[dict[str, Any]] = []
     if request.method == "POST":
         files = request.FILES.getlist("files")[:MAX_UPLOAD_FILES]
@@ -335,7 +336,8 @@ def import_files(request: HttpRequest) -> HttpResponse:
             try:
                 text = upload.read(MAX_DOCUMENT_BYTES + 1).decode("utf-8-sig")
                 document = editing.parse_source(
-                    text, syntax="json" if upload.name.lower().endswith(".json") else "yaml")
+                    text, syntax="json" if (upload.name or "").lower().endswith(".json")
+                    else "yaml")
                 result = scenario_import(document=document, author=request.user,
                                          publish=False)
             except UnicodeDecodeError:
@@ -355,7 +357,7 @@ def import_files(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def recheck(request: HttpRequest) -> HttpResponse:
+def recheck(request: AuthenticatedHttpRequest) -> HttpResponse:
     changes = scenarios_recheck() if request.method == "POST" else None
     return render(request, "scenarios/recheck.html", {"changes": changes})
 
@@ -421,7 +423,7 @@ def _composed(sets: dict[str, Any], rows: list[Any],
 
 @require_http_methods(["GET", "POST"])
 @instructor_required
-def form_edit(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+def form_edit(request: AuthenticatedHttpRequest, slug: str | None = None) -> HttpResponse:
     """The form editor of a scenario, or of a new one (no slug)."""
     from scenarios import forms as f
 
@@ -462,7 +464,7 @@ def _form_preview_context(document: dict[str, Any], era: str | None) -> dict[str
     return _document_preview(document, era, get_language())
 
 
-def _saved_message(request: HttpRequest, result: Any) -> None:
+def _saved_message(request: AuthenticatedHttpRequest, result: Any) -> None:
     if result.outcome == "unchanged":
         messages.info(request, _("No change since version %(n)s.")
                       % {"n": result.version.number})
@@ -496,7 +498,7 @@ def _form_errors(sets: dict[str, Any], rows: list[Any]) -> list[dict[str, Any]]:
 
 @require_POST
 @instructor_required
-def form_preview(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+def form_preview(request: AuthenticatedHttpRequest, slug: str | None = None) -> HttpResponse:
     base = _form_base(slug)[2]
     sets = _form_sets(request.POST, base, new=slug is None)
     rows = _action_rows(request.POST, base)
@@ -511,7 +513,7 @@ def form_preview(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 @require_safe
 @instructor_required
-def action_fields(request: HttpRequest) -> HttpResponse:
+def action_fields(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The fields of one action row for a newly chosen kind (htmx)."""
     from scenarios import action_forms as af
 

@@ -9,7 +9,9 @@ from django.views.decorators.http import require_safe
 
 from engine import CURRENT, ERAS, rule_catalogue
 from quiz import history
+from scenarios.http import HtmxHttpRequest
 from scenarios.models import Scenario
+from scenarios.presentation.labels import era_label
 
 
 @require_safe
@@ -25,21 +27,22 @@ def _published(slug: str) -> Scenario:
 
 
 @require_safe
-def scenario_eras(request: HttpRequest, slug: str) -> HttpResponse:
+def scenario_eras(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     scenario = _published(slug)
     version = scenario.current_version
     assert version is not None
     eras = version.eras_in_order
-    era_a = request.GET.get("a") if request.GET.get("a") in eras else eras[0]
+    asked_a, asked_b = request.GET.get("a"), request.GET.get("b")
+    era_a = asked_a if asked_a in eras else eras[0]
     default_b = eras[-1] if eras[-1] != era_a else eras[0]
-    era_b = request.GET.get("b") if request.GET.get("b") in eras else default_b
+    era_b = asked_b if asked_b in eras else default_b
     language = get_language()
     context = {
         "scenario": scenario, "title": scenario.title(language),
         "topic": history.topic_label(scenario.topic),
         "comparison": history.comparison(version, language),
         "pair": history.trace_pair(version, era_a, era_b, language),
-        "era_choices": [(e, history.era_label(e)) for e in eras],
+        "era_choices": [(e, era_label(e)) for e in eras],
         "era_a": era_a, "era_b": era_b,
     }
     template = "quiz/history_scenario.html"
@@ -49,14 +52,14 @@ def scenario_eras(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def what_if(request: HttpRequest, slug: str) -> HttpResponse:
+def what_if(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     scenario = _published(slug)
     version = scenario.current_version
     assert version is not None
     language = get_language()
     eras = version.eras_in_order
-    era = request.GET.get("era") if request.GET.get("era") in eras else (
-        CURRENT.key if CURRENT.key in eras else eras[-1])
+    asked = request.GET.get("era")
+    era = asked if asked in eras else (CURRENT.key if CURRENT.key in eras else eras[-1])
     knobs = history.knobs(version, language)
     values = {k.name: request.GET.get(k.name, k.value) for k in knobs}
     if request.GET.get("changed"):
@@ -66,7 +69,7 @@ def what_if(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "scenario": scenario, "title": scenario.title(language),
         "knobs": [(k, values[k.name]) for k in knobs], "era": era,
-        "era_choices": [(e, history.era_label(e)) for e in eras],
+        "era_choices": [(e, era_label(e)) for e in eras],
         "result": history.what_if(version, era, request.GET, language),
     }
     template = "quiz/history_whatif.html"

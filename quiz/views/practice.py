@@ -30,7 +30,7 @@ def count_context(form: PracticeForm) -> dict[str, Any]:
         form = PracticeForm({name: field.initial for name, field in form.fields.items()
                              if field.initial is not None})
     form.is_valid()
-    errors = [f"{form.fields[name].label}: {Truncator(messages[0]).chars(120)}"
+    errors = [f"{form.fields[name].label}: {Truncator(str(messages[0])).chars(120)}"
               for name, messages in form.errors.items() if name in FILTERS]
     if errors:
         return {"count": None, "errors": errors}

@@ -6,7 +6,8 @@ JavaScript (a POST then a 303 to the page that shows the outcome).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+from uuid import UUID
 
 from django.conf import settings
 from django.contrib import messages
@@ -46,6 +47,7 @@ from quiz.services import (
 )
 from quiz.throttle import answer_throttled, start_throttled
 from quiz.views.practice import count_context
+from scenarios.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 REFUSALS = {
     "empty": 409, "login-required": 403, "finished": 409, "expired": 409,
@@ -53,7 +55,7 @@ REFUSALS = {
 }
 
 
-def refused(request: HttpRequest, message: str, status: int,
+def refused(request: HtmxHttpRequest, message: str, status: int,
              session: QuizSession | None = None) -> HttpResponse:
     """A refusal: the fragment for htmx, a whole page otherwise."""
     template = "quiz/refused.html" if request.htmx else "quiz/refused.html"
@@ -61,7 +63,7 @@ def refused(request: HttpRequest, message: str, status: int,
                   status=status)
 
 
-def _too_many_starts(request: HttpRequest) -> HttpResponse:
+def _too_many_starts(request: HtmxHttpRequest) -> HttpResponse:
     return refused(request, _("Too many quizzes started in a short time: wait a minute "
                                "and try again."), 429)
 
@@ -80,7 +82,7 @@ def _owned_session(request: HttpRequest, session_id: Any) -> QuizSession:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def practice_start(request: HttpRequest) -> HttpResponse:
+def practice_start(request: HtmxHttpRequest) -> HttpResponse:
     form = PracticeForm(request.POST or None)
     due = due_cards(user=request.user).count() if request.user.is_authenticated else 0
     exam = running_exam(user=request.user, session_key=request.session.session_key)
@@ -121,12 +123,13 @@ def _next_unanswered(session: QuizSession, after: int = 0) -> int | None:
     open_ = list(session.items.filter(attempt__isnull=True).order_by("position")
                  .values_list("position", flat=True))
     later = [p for p in open_ if p > after]
-    return (later or open_ or [None])[0]
+    ahead = later or open_
+    return ahead[0] if ahead else None
 
 
 @never_cache
 @require_safe
-def session_current(request: HttpRequest, session_id: Any) -> HttpResponse:
+def session_current(request: HtmxHttpRequest, session_id: Any) -> HttpResponse:
     """Where the candidate goes on: the next unanswered question after ``?after=N``
     (skipping and "next" both come here), else the hand-in page of an exam, else the
     results."""
@@ -170,13 +173,14 @@ def is_locked_by_exam(item: QuizItem) -> bool:
 
 
 def exam_closed(request: HttpRequest, item: QuizItem) -> HttpResponse:
-    exam = QuizSession.objects.get(pk=item.running_exam_id)  # type: ignore[attr-defined]
+    # Called once is_locked_by_exam(item) held: the running exam's id is set.
+    exam = QuizSession.objects.get(pk=cast(UUID, item.running_exam_id))
     return exam_closed_response(request, exam)
 
 
 @never_cache
 @require_safe
-def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
+def item_show(request: HtmxHttpRequest, session_id: Any, position: int) -> HttpResponse:
     item = owned_item_or_404(request, session_id, position)
     session = item.session
     if session.is_exam and session.is_expired() and not session.finished_at:
@@ -200,7 +204,7 @@ def item_show(request: HttpRequest, session_id: Any, position: int) -> HttpRespo
 
 @never_cache
 @require_POST
-def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
+def answer(request: HtmxHttpRequest, session_id: Any, position: int) -> HttpResponse:
     item = owned_item_or_404(request, session_id, position)
     session = item.session
     if is_locked_by_exam(item):
@@ -247,7 +251,7 @@ def answer(request: HttpRequest, session_id: Any, position: int) -> HttpResponse
 
 @never_cache
 @require_POST
-def flag(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
+def flag(request: HtmxHttpRequest, session_id: Any, position: int) -> HttpResponse:
     """Mark a question to come back to, or unmark it (``flagged`` = "1" or "0")."""
     item = owned_item_or_404(request, session_id, position)
     session = item.session
@@ -265,7 +269,7 @@ def flag(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def finish(request: HttpRequest, session_id: Any) -> HttpResponse:
+def finish(request: HtmxHttpRequest, session_id: Any) -> HttpResponse:
     """GET: how many questions are unanswered or flagged, and a confirmation to hand in.
     POST: hand in (or end a practice session)."""
     session = _owned_session(request, session_id)
@@ -285,7 +289,7 @@ def finish(request: HttpRequest, session_id: Any) -> HttpResponse:
 
 @never_cache
 @require_safe
-def results(request: HttpRequest, session_id: Any) -> HttpResponse:
+def results(request: HtmxHttpRequest, session_id: Any) -> HttpResponse:
     session = _owned_session(request, session_id)
     if session.is_exam and not session.finished_at:
         if not session.is_expired():
@@ -299,7 +303,7 @@ def results(request: HttpRequest, session_id: Any) -> HttpResponse:
 
 @never_cache
 @require_POST
-def retry(request: HttpRequest, session_id: Any) -> HttpResponse:
+def retry(request: HtmxHttpRequest, session_id: Any) -> HttpResponse:
     """Practise the questions of a finished session that were answered wrongly."""
     session = _owned_session(request, session_id)
     if session.is_exam and session.finished_at is None and not session.is_expired():
@@ -320,7 +324,7 @@ def retry(request: HttpRequest, session_id: Any) -> HttpResponse:
 @never_cache
 @require_safe
 @login_required
-def progress(request: HttpRequest) -> HttpResponse:
+def progress(request: AuthenticatedHttpRequest) -> HttpResponse:
     user, now = request.user, timezone.now()
     context = presenters.progress_context(
         language=get_language(), by_topic=progress_by_topic(user=user),

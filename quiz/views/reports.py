@@ -24,6 +24,7 @@ from quiz.models import Attempt, QuizItem
 from quiz.selectors import item_reads
 from quiz.throttle import report_throttled
 from quiz.views.quiz import exam_closed, is_locked_by_exam, owned_item_or_404, refused
+from scenarios.http import HtmxHttpRequest
 from scenarios.report_forms import ProblemReportForm
 from scenarios.reports import ReportRefused, ReportSource, report_create
 from scenarios.selectors import item_reports
@@ -57,7 +58,7 @@ def _partial(request: HttpRequest, item: QuizItem, **extra: Any) -> HttpResponse
 
 @never_cache
 @require_POST
-def report(request: HttpRequest, session_id: Any, position: int) -> HttpResponse:
+def report(request: HtmxHttpRequest, session_id: Any, position: int) -> HttpResponse:
     item = owned_item_or_404(request, session_id, position)
     session = item.session
     if is_locked_by_exam(item):

@@ -242,8 +242,8 @@ def segments_html(segments: Iterable[str | Ref], dom_ids: Mapping[str, str]) -> 
             out.append(escape(piece.name if isinstance(piece, Ref) else piece))
             continue
         before = _GLUE_BEFORE.search(out[-1]) if out else None
-        after = _GLUE_AFTER.match(pieces[i + 1]) if i + 1 < len(pieces) and isinstance(
-            pieces[i + 1], str) else None
+        following = pieces[i + 1] if i + 1 < len(pieces) else None
+        after = _GLUE_AFTER.match(following) if isinstance(following, str) else None
         if before is not None:
             out[-1] = out[-1][:before.start()]
         button = format_html(

@@ -19,7 +19,7 @@ def euphonic(text: str, language: str) -> str:
     return _A_BEFORE_A.sub(r"\1d ", text)
 
 
-def euphonic_pieces(pieces: list[object], language: str) -> list[object]:
+def euphonic_pieces[P](pieces: list[str | P], language: str) -> list[str | P]:
     """``euphonic`` over a text cut into pieces (strings and card references with a
     ``name``): a string ending in "a " before a name starting with "a" gets its "ad"."""
     if language != "it":

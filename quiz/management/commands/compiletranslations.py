@@ -5,10 +5,11 @@ again is instant and touches nothing.
 """
 
 from pathlib import Path
+from typing import Any
 
 import polib
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 def stale_catalogues(locale_dirs: list[Path], *, force: bool = False) -> list[Path]:
@@ -24,10 +25,10 @@ def stale_catalogues(locale_dirs: list[Path], *, force: bool = False) -> list[Pa
 class Command(BaseCommand):
     help = "Compile stale .po files in LOCALE_PATHS to .mo files using polib."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--force", action="store_true", help="recompile every catalogue")
 
-    def handle(self, *args, force: bool, **options) -> None:
+    def handle(self, *args: Any, force: bool, **options: Any) -> None:
         locale_dirs = [Path(path) for path in settings.LOCALE_PATHS]
         for po_path in stale_catalogues(locale_dirs, force=force):
             try:

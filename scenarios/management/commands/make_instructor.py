@@ -1,7 +1,9 @@
 """python manage.py make_instructor USERNAME [--remove]"""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scenarios.roles import INSTRUCTORS_GROUP, instructor_grant, instructor_revoke
 
@@ -9,13 +11,13 @@ from scenarios.roles import INSTRUCTORS_GROUP, instructor_grant, instructor_revo
 class Command(BaseCommand):
     help = f"Add a user to the {INSTRUCTORS_GROUP} group, or remove them with --remove."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username", help="the user's username (case-sensitive)")
         parser.add_argument(
             "--remove", action="store_true", help=f"remove the user from {INSTRUCTORS_GROUP}"
         )
 
-    def handle(self, *args, username: str, remove: bool, **options) -> None:
+    def handle(self, *args: Any, username: str, remove: bool, **options: Any) -> None:
         user_model = get_user_model()
         try:
             user = user_model._default_manager.get_by_natural_key(username)

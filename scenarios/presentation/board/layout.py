@@ -266,7 +266,7 @@ def plan_narrow(state: GameState, card_h: float, strip_h: dict[str, float]) -> P
     top, bottom = groups(state, narrow=True)
     plan = Plan(width=NARROW_W)
     inner_x, inner_w = MARGIN + PAD, NARROW_W - 2 * (MARGIN + PAD)
-    y = MARGIN
+    y: float = MARGIN
     if top:
         start = y
         y += PAD

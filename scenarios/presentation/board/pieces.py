@@ -205,7 +205,7 @@ class Drawing:
 
     def badges_left(self, o: Obj) -> float:
         """How far from the card's left edge its bottom-right badges begin."""
-        right = CARD_W - 7
+        right: float = CARD_W - 7
         pt = self.pt(o)
         if pt is not None:
             right -= max(34.0, text_width(pt, 13, True) + 12) + 5
@@ -238,8 +238,8 @@ class Drawing:
 
     def _card_open(self, o: Obj, rect: Rect) -> str:
         combat = self.state.combat
-        kinds = [t for t in ("artifact", "enchantment", "land", "planeswalker", "battle",
-                             "creature") if t in o.types] or ["other"]
+        kinds: list[str] = [t for t in ("artifact", "enchantment", "land", "planeswalker",
+                                        "battle", "creature") if t in o.types] or ["other"]
         cls = ["board-card"] + [f"board-card--{k}" for k in kinds]
         if not {"creature", "planeswalker", "battle"} & o.types:
             cls.append("board-card--other")
@@ -384,7 +384,7 @@ class Drawing:
         """A wide panel: the name, the counts and the life box at the bottom."""
         x, y, h = r.x, r.y, r.h
         out = [self._panel_open(g, r)]
-        room = PANEL_W - 24
+        room: float = PANEL_W - 24
         cursor = y + 24
         if g.team:
             title = self.name(g.gid)

@@ -110,7 +110,7 @@ def _render(dr: Drawing, era_name: str, era_date: str, show_era: bool) -> Board:
         dr.parts.append(f'<rect class="board-side board-side--{cls}" x="{num(r.x)}" '
                         f'y="{num(r.y)}" width="{num(r.w)}" height="{num(r.h)}" rx="12"/>')
     tags = {m.pid: r for m, r in plan.tags}
-    cards_of = {}
+    cards_of: dict[str, list[tuple[Obj, float, float, str]]] = {}
     for o, x, y, outer in plan.cards:
         cards_of.setdefault(o.controller, []).append((o, x, y, outer))
     for g, r in plan.panels:
