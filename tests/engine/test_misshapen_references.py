@@ -64,3 +64,14 @@ def test_a_legal_query_may_ask_about_entering_a_new_object():
     result = check_document(document)
     assert not result.errors
     assert all(answers["enter-ok"] is True for answers in result.answers.values())
+
+
+@pytest.mark.parametrize("counters", [{"loyalty": []}, {"loyalty": "x"}, {"loyalty": -5}, [], "x"])
+def test_counters_of_an_object_entering_again_are_checked(counters):
+    path = LIBRARY / "loyalty" / "flickered-ajani-printed-loyalty.yaml"
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    index = next(i for i, a in enumerate(document["actions"]) if "enter" in a)
+    document["actions"][index]["enter"]["counters"] = counters
+    result = check_document(document)
+    assert [e.path for e in result.errors] and all(
+        e.path.startswith(f"actions[{index}].enter.counters") for e in result.errors)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import schema_parts as sp
+from engine.document import MAX_NUMBER, is_int
 from engine.eras import Era
 from engine.errors import DocumentError
 from engine.kinds.base import (
@@ -44,7 +45,14 @@ def parse(ctx: ParseContext, args: Any, path: str) -> Enter | None:
         ctx.fields(args, path, ("id", "controller", "counters"), ("id",))
         if "controller" in args and args["controller"] not in ctx.players:
             ctx.add(f"{path}.controller", f"{args['controller']!r} is not a player")
-        return Enter(args["id"], args.get("controller"), args.get("counters"))
+        counters = args.get("counters")
+        if counters is not None and not isinstance(counters, dict):
+            ctx.add(f"{path}.counters", "`counters` is a mapping kind -> number")
+            return None
+        for kind, n in (counters or {}).items():
+            if not isinstance(kind, str) or not is_int(n) or not 0 <= n <= MAX_NUMBER:
+                ctx.add(f"{path}.counters.{kind}", "a counter count is a whole number from 0")
+        return Enter(args["id"], args.get("controller"), counters)
     obj = parse_object(args, path, "battlefield", ctx.players, ctx.err, in_setup=False)
     if obj is None:
         return None
