@@ -46,11 +46,10 @@ from engine.kinds.actions import ACTIONS
 from engine.kinds.queries import QUERIES, QUERY_KINDS
 from engine.schema_parts import Schema
 from engine.setup import OBJECT_FIELDS, ZONE_LISTS
-from engine.state import KEYWORDS, PERMANENT_TYPES, STEPS
+from engine.state import CARD_TYPES, KEYWORDS, STEPS
 
 SCHEMA_FILE = Path(__file__).with_name("data") / "scenario.schema.json"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
-CARD_TYPES = tuple(sorted(PERMANENT_TYPES | {"instant", "sorcery", "plane", "phenomenon"}))
 """The card types an object may have (``engine.setup.parse_object`` accepts these)."""
 LANGUAGE_NAMES = {"en": "English (required)", "it": "Italian (required to publish)",
                   "es": "Spanish (required to publish)"}

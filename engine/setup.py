@@ -14,7 +14,7 @@ from typing import Any
 from engine.cards import UnknownCard, find_card
 from engine.document import MAX_NUMBER, MAX_OBJECTS, OBJECT_ID, IdDict, is_int
 from engine.errors import CapExceeded, DocumentError, ErrorItem, Errors
-from engine.state import KEYWORDS, STEPS, GameState, Obj, Planechase, Player, Team, Turn
+from engine.state import CARD_TYPES, KEYWORDS, STEPS, GameState, Obj, Planechase, Player, Team, Turn
 from engine.texts import parse_text
 
 ZONE_LISTS = ("battlefield", "hand", "graveyard", "exile", "library", "command")
@@ -323,8 +323,7 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
     name = dict(card.name) if card else dict(raw.get("name") or {"en": oid}) if isinstance(
         raw.get("name", {}), dict) else {"en": oid}
     for t in types:
-        if t not in ("creature", "planeswalker", "artifact", "enchantment", "land", "battle",
-                     "instant", "sorcery", "plane", "phenomenon"):
+        if t not in CARD_TYPES:
             err.add(f"{path}.types", f"unknown card type {t!r}")
         elif t in ("plane", "phenomenon") and zone != "command":
             err.add(f"{path}.types", f"a {t} card is never anywhere but the command zone "

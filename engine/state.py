@@ -38,6 +38,8 @@ KEYWORDS = frozenset({
 })
 PERMANENT_TYPES = frozenset({"creature", "planeswalker", "artifact", "enchantment", "land",
                              "battle"})
+CARD_TYPES = tuple(sorted(PERMANENT_TYPES | {"instant", "sorcery", "plane", "phenomenon"}))
+"""Every card type an object of a scenario may have (sorted)."""
 
 
 @dataclass(frozen=True)

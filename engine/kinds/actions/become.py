@@ -85,8 +85,7 @@ def parse(ctx: ParseContext, args: Any, path: str) -> Become | None:
                         ctx.add(f"{path}.{o}.{k}", f"unknown keyword {x!r}")
             elif k == "types":
                 for x in v:
-                    if x not in ("creature", "planeswalker", "artifact", "enchantment",
-                                 "land", "battle"):
+                    if x not in PERMANENT_TYPES:
                         ctx.add(f"{path}.{o}.{k}", f"unknown permanent type {x!r}")
     if len(ctx.err.items) > before:
         return None  # a misshapen list (e.g. a list in `types`) can't become a frozenset

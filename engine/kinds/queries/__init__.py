@@ -1,6 +1,6 @@
 """The query kinds: one module each, listed here in the format's order.
 
-To add a kind, write its module (see ``life.py``) and add it to ``QUERIES`` below; the
+To add a kind, write its module (copy ``roll_cost.py``) and add it to ``QUERIES`` below; the
 parser, the answers, the JSON Schema and the question kinds find it here.
 """
 
@@ -15,6 +15,7 @@ from engine.kinds.queries import (
     attacking,
     blocked,
     controller,
+    count,
     counters,
     damage,
     face_up_plane,
@@ -25,14 +26,17 @@ from engine.kinds.queries import (
     planar_controller,
     roll_cost,
     subtypes,
+    tapped,
+    types,
     zone,
 )
 from engine.state import GameState
 
 QUERIES: dict[str, QuerySpec[Any]] = {spec.name: spec for spec in (
     life.SPEC, loyalty.SPEC, damage.SPEC, counters.SPEC, zone.SPEC, controller.SPEC,
-    attacking.SPEC, blocked.SPEC, legal.SPEC, max_damage_to.SPEC, attack_targets.SPEC,
-    face_up_plane.SPEC, planar_controller.SPEC, roll_cost.SPEC, subtypes.SPEC,
+    attacking.SPEC, blocked.SPEC, legal.SPEC, tapped.SPEC, types.SPEC, count.SPEC,
+    max_damage_to.SPEC, attack_targets.SPEC, face_up_plane.SPEC, planar_controller.SPEC,
+    roll_cost.SPEC, subtypes.SPEC,
 )}
 QUERY_KINDS = {name: spec.value_type for name, spec in QUERIES.items()}
 """Each query kind -> what it answers: ``int``, ``bool``, ``str`` (an id) or ``list``."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import schema_parts as sp
 from engine.eras import Era
-from engine.kinds.base import ParseContext, QuerySpec
+from engine.kinds.base import ParseContext, QuerySpec, object_in_game
 from engine.state import GameState
 
 
@@ -27,7 +27,7 @@ def parse(ctx: ParseContext, arg: Any, path: str) -> Counters | None:
 
 
 def answer(era: type[Era], state: GameState, value: Counters, path: str) -> int:
-    return state.obj(value.object).counter(value.kind)
+    return object_in_game(state, value.object, path).counter(value.kind)
 
 
 def schema() -> sp.Schema:

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import schema_parts as sp
 from engine.eras import Era
-from engine.kinds.base import ParseContext, QuerySpec
+from engine.kinds.base import ParseContext, QuerySpec, object_in_game
 from engine.state import GameState
 
 
@@ -22,7 +22,7 @@ def parse(ctx: ParseContext, arg: Any, path: str) -> Subtypes | None:
 
 
 def answer(era: type[Era], state: GameState, value: Subtypes, path: str) -> list[str]:
-    return list(state.obj(value.object).subtypes)
+    return list(object_in_game(state, value.object, path).subtypes)
 
 
 def schema() -> sp.Schema:
