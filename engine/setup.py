@@ -55,8 +55,10 @@ def parse_setup(setup: Any) -> GameState:
             err.add("setup", f"{o.id}: protector {o.protector!r} is not a player")
     planechase = _planechase(setup.get("planechase"), objects, players, err)
     err.raise_if_any()
-    return GameState(players=players, objects=objects, turn=turn, teams=teams,
-                      planechase=planechase)
+    # Plain dicts in the state: IdDict's forgiving lookups are for parsing only (its
+    # Python-level `in` would slow every lookup of every run).
+    return GameState(players=dict(players), objects=dict(objects), turn=turn,
+                     teams=dict(teams), planechase=planechase)
 
 
 def _players(setup: Mapping[str, Any], err: Errors) -> tuple[dict[str, Player],
