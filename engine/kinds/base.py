@@ -266,3 +266,18 @@ class QuerySpec[V]:
     parse: Callable[[ParseContext, Any, str], V | None]
     answer: Callable[[type[Era], GameState, V, str], Any]
     schema: Callable[[], Schema]
+
+
+def _pairs_to_args(data: Mapping[str, Any]) -> Any:
+    return parse_pairs(data.get("pairs") or "")
+
+
+def _pairs_from_args(args: Any) -> dict[str, Any] | None:
+    return {"pairs": pairs_text(args if isinstance(args, dict) else {})}
+
+
+def pairs_editor(label: str) -> Editor:
+    """The form editor of a kind whose argument is a mapping ID: VALUE (attack, block,
+    move, control): one "name: value" lines field, labelled ``label``
+    (``gettext_noop("...")`` at the call, so that makemessages finds it)."""
+    return Editor((EditorField("pairs", "pairs", label),), _pairs_to_args, _pairs_from_args)

@@ -12,13 +12,10 @@ from engine.eras import Era
 from engine.errors import IllegalAction, illegal
 from engine.kinds.base import (
     ActionSpec,
-    Editor,
-    EditorField,
     ParseContext,
     PerformContext,
     gettext_noop,
-    pairs_text,
-    parse_pairs,
+    pairs_editor,
 )
 from engine.state import GameState
 from engine.trace import Trace
@@ -56,16 +53,7 @@ def schema() -> sp.Schema:
         {"type": "string"}) | {"minProperties": 0}
 
 
-def to_args(data: Mapping[str, Any]) -> Any:
-    return parse_pairs(data.get("pairs") or "")
-
-
-def from_args(args: Any) -> dict[str, Any] | None:
-    return {"pairs": pairs_text(args if isinstance(args, dict) else {})}
-
 
 SPEC: ActionSpec[Block] = ActionSpec(
     name="block", parse=parse, perform=perform, schema=schema, quiet=True, declaration=True,
-    editor=Editor((EditorField("pairs", "pairs",
-                               gettext_noop("Blocker: the attacker it blocks (one per line)")),),
-                  to_args, from_args))
+    editor=pairs_editor(gettext_noop("Blocker: the attacker it blocks (one per line)")))

@@ -12,13 +12,10 @@ from engine.eras import Era
 from engine.errors import DocumentError
 from engine.kinds.base import (
     ActionSpec,
-    Editor,
-    EditorField,
     ParseContext,
     PerformContext,
     gettext_noop,
-    pairs_text,
-    parse_pairs,
+    pairs_editor,
 )
 from engine.state import GameState
 from engine.trace import Trace
@@ -54,16 +51,7 @@ def schema() -> sp.Schema:
     return sp.mapping("An effect changes control: ID: PLAYER.", {"type": "string"})
 
 
-def to_args(data: Mapping[str, Any]) -> Any:
-    return parse_pairs(data.get("pairs") or "")
-
-
-def from_args(args: Any) -> dict[str, Any] | None:
-    return {"pairs": pairs_text(args if isinstance(args, dict) else {})}
-
 
 SPEC: ActionSpec[Control] = ActionSpec(
     name="control", parse=parse, perform=perform, schema=schema,
-    editor=Editor((EditorField("pairs", "pairs",
-                               gettext_noop("Object: new controller (one per line)")),),
-                  to_args, from_args))
+    editor=pairs_editor(gettext_noop("Object: new controller (one per line)")))
