@@ -143,8 +143,13 @@ def max_damage_to(era: type[Era], state: GameState, attacker: str, recipient: st
         return p
     before = sum(opts.trample_lethal) if opts.blocked else 0
     if recipient == opts.beyond_top and recipient not in opts.unblocked_to + opts.beyond:
-        return max(0, p - before - opts.planeswalker_need) if (
-            opts.unblocked_to or opts.beyond) else max(0, p - before)
+        if not (opts.unblocked_to or opts.beyond):
+            return max(0, p - before)
+        # An attacked planeswalker that is also a creature and blocks: the damage it is
+        # assigned as a blocker counts toward its loyalty too (702.19c).
+        pw = (opts.unblocked_to + opts.beyond)[0]
+        as_blocker = dict(zip(opts.blockers, opts.trample_lethal, strict=True)).get(pw, 0)
+        return max(0, p - before - max(0, opts.planeswalker_need - as_blocker))
     return max(0, p - before)
 
 
@@ -190,8 +195,9 @@ def _most_to(opts: Options, recipient: str, most: int) -> dict[str, int]:
         if recipient == opts.beyond_top and planeswalker is not None:
             ahead.append((planeswalker, opts.planeswalker_need))
     left = opts.power - most
-    for who, need in ahead:
-        give = min(left, need)
+    for who, need in ahead:  # ``need``: what ``who`` must have in all (702.19c: an
+        # attacked planeswalker that also blocks needs the greater of lethal and loyalty)
+        give = min(left, max(0, need - out.get(who, 0)))
         if give:
             out[who] = out.get(who, 0) + give
         left -= give

@@ -179,7 +179,9 @@ def _default(opts: Options) -> dict[str, int]:
     if left and onward:
         first = onward[0]
         if opts.beyond_top:
-            give = min(left, opts.planeswalker_need)
+            # Damage it got as a blocker counts toward its loyalty too (702.19c): the
+            # greater of lethal damage and loyalty, not their sum.
+            give = min(left, max(0, opts.planeswalker_need - out.get(first, 0)))
             if give:
                 out[first] = out.get(first, 0) + give
             left -= give
