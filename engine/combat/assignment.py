@@ -65,7 +65,10 @@ def _check(era: type[Era], opts: Options, assignment: dict[str, int]) -> Violati
                           f"earlier in its damage assignment order has lethal damage",
                           attacker=attacker, recipient=b, blocker=opts.blockers[short[0]],
                           lethal=opts.lethal[short[0]])
-    past_blockers = [r for r in amounts if r in opts.beyond or r == opts.beyond_top]
+    # An attacked planeswalker that is also a creature and blocks takes damage as a
+    # blocker: that is not damage past the blockers (510.1c; trample not needed).
+    past_blockers = [r for r in amounts if (r in opts.beyond or r == opts.beyond_top)
+                     and r not in opts.blockers]
     if past_blockers and opts.blocked:
         short = [i for i, b in enumerate(opts.blockers)
                  if amounts.get(b, 0) < opts.trample_lethal[i]]

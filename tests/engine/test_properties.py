@@ -53,6 +53,13 @@ def boards(draw: st.DrawFn, stop_before_damage: bool | None = None) -> dict[str,
         target = draw(st.sampled_from([None, *attack]))
         if target is not None:
             block[oid] = target
+    if draw(st.booleans()):  # a planeswalker that is also a creature, perhaps blocking
+        pw = battlefield[0]
+        pw["types"] = ["creature", "planeswalker"]
+        pw["power"], pw["toughness"] = draw(st.integers(0, 5)), draw(st.integers(1, 6))
+        target = draw(st.sampled_from([None, *attack]))
+        if target is not None:
+            block["pw"] = target
     actions: list[dict[str, Any]] = [{"attack": attack}]
     if block:
         actions.append({"block": block})
@@ -93,6 +100,8 @@ def label(board: dict[str, Any], era_key: str) -> None:
             event(shown)
     if keywords & {"first-strike", "double-strike"}:
         event("first or double strike")
+    if any("pw" in a.get("block", {}) for a in actions):
+        event("the planeswalker is a creature and blocks")
 
 
 def _outcome(era_key: str, board: dict[str, Any]) -> tuple[object, object]:
@@ -145,8 +154,12 @@ def test_life_and_loyalty_balance_with_the_damage_dealt(board: dict[str, Any],
     pw = state.obj("pw")
     if pw.on_battlefield:
         assert pw.counter("loyalty") == board["_loyalty"] - to_pw
-    elif to_pw:
-        assert to_pw >= board["_loyalty"]
+    elif to_pw and to_pw < board["_loyalty"]:
+        # Only a planeswalker that is also a creature leaves with loyalty to spare: as a
+        # creature, destroyed by lethal damage or deathtouch (704.5g, 704.5h).
+        assert "creature" in board["setup"]["battlefield"][0]["types"]
+        assert any(s.event in ("sba.lethal-damage", "sba.deathtouch")
+                   and s.data.get("object") == "pw" for s in trace.steps)
 
 
 @FAST
