@@ -268,8 +268,11 @@ def declare_blockers(era: type[Era], state: GameState, trace: Trace,
     blocked = frozenset(a for a, bs in blockers.items() if bs)
     for attacker, bs in blockers.items():
         if len(bs) > 1 and era.blocker_division == "ordered":
+            # 509.2: the order is announced right after blockers are declared: the
+            # declaration's order, unless an `order` action announces another (it then
+            # takes this step's place: one announcement, one step).
             trace.add("combat.damage-assignment-order", "combat.order", attacker=attacker,
-                      order=list(bs))
+                      order=list(bs), announced=False)
     combat = evolve(state.combat, blockers=blockers, blocked=blocked, blocks_declared=True)
     return evolve(state, combat=combat, turn=evolve(state.turn, step="declare-blockers"))
 

@@ -57,6 +57,11 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: Order,
         raise_violation(f"{at.path}.{attacker}", era,
                         cb.order_violation(era, state, attacker, list(order)))
         blockers[attacker] = tuple(order)
+        # This is the announcement (509.2): it replaces the order the block declaration
+        # stood for, so the order is traced once.
+        trace.steps[:] = [s for s in trace.steps if not (
+            s.event == "combat.order" and s.data.get("attacker") == attacker
+            and s.data.get("announced") is False)]
         trace.add("combat.damage-assignment-order", "combat.order", attacker=attacker,
                   order=list(order))
     return evolve(state, combat=evolve(combat, blockers=blockers))
