@@ -174,38 +174,40 @@ def input_tag(context: dict[str, Any]) -> SafeString:
                        flatatt(widget["attrs"]))
 
 
-class HiddenBox(forms.HiddenInput):
+class OneInput:
+    """A widget drawn by :func:`input_tag` (one ``<input>``)."""
+
     def _render(self, template_name: str, context: dict[str, Any],
                 renderer: Any = None) -> SafeString:
         return input_tag(context)
 
 
-class NumberBox(forms.NumberInput):
-    def _render(self, template_name: str, context: dict[str, Any],
-                renderer: Any = None) -> SafeString:
-        return input_tag(context)
-
-
-class Radios(forms.RadioSelect):
-    """Radio buttons whose options are drawn one by one (``{{ option.tag }}``)."""
+class OptionsOneByOne:
+    """A choice widget whose options are drawn one by one (``{{ option.tag }}``), each by
+    :func:`input_tag`; the whole widget still by Django's templates."""
 
     def _render(self, template_name: str, context: dict[str, Any],
                 renderer: Any = None) -> SafeString:
-        if template_name == self.option_template_name:
+        if template_name == getattr(self, "option_template_name", None):
             return input_tag(context)
         return super()._render(  # type: ignore[misc,no-any-return]  # not in the stubs
             template_name, context, renderer)
 
 
-class Boxes(forms.CheckboxSelectMultiple):
-    """Check boxes whose options are drawn one by one (``{{ option.tag }}``)."""
+class HiddenBox(OneInput, forms.HiddenInput):
+    pass
 
-    def _render(self, template_name: str, context: dict[str, Any],
-                renderer: Any = None) -> SafeString:
-        if template_name == self.option_template_name:
-            return input_tag(context)
-        return super()._render(  # type: ignore[misc,no-any-return]  # not in the stubs
-            template_name, context, renderer)
+
+class NumberBox(OneInput, forms.NumberInput):
+    pass
+
+
+class Radios(OptionsOneByOne, forms.RadioSelect):
+    pass
+
+
+class Boxes(OptionsOneByOne, forms.CheckboxSelectMultiple):
+    pass
 
 
 class ServedSeedField(forms.Field):
@@ -218,12 +220,8 @@ class ServedSeedField(forms.Field):
         return initial
 
 
-class TickedOne(forms.CheckboxInput):
+class TickedOne(OneInput, forms.CheckboxInput):
     """The "none of them" box: ticked when exactly "1" (its value) is posted."""
-
-    def _render(self, template_name: str, context: dict[str, Any],
-                renderer: Any = None) -> SafeString:
-        return input_tag(context)
 
     def value_from_datadict(self, data: Any, files: Any, name: str) -> bool:
         return _typed(data.get(name)) == "1"

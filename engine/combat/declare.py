@@ -272,7 +272,7 @@ def declare_blockers(era: type[Era], state: GameState, trace: Trace,
             # declaration's order, unless an `order` action announces another (it then
             # takes this step's place: one announcement, one step).
             trace.add("combat.damage-assignment-order", "combat.order", attacker=attacker,
-                      order=list(bs), announced=False)
+                      order=list(bs), as_declared=True)
     combat = evolve(state.combat, blockers=blockers, blocked=blocked, blocks_declared=True)
     return evolve(state, combat=combat, turn=evolve(state.turn, step="declare-blockers"))
 

@@ -81,6 +81,15 @@ class ParseContext:
         if v not in self.known and v not in self.players and v not in self.teams:
             self.err.add(at, f"unknown player, team or object {v!r}")
 
+    def id_list(self, v: Any, at: str) -> tuple[str, ...]:
+        """A list of player, team or object ids (``targets``); an error if not a list."""
+        if not isinstance(v, list):
+            self.err.add(at, "`targets` is a list of ids")
+            return ()
+        for j, t in enumerate(v):
+            self.any_ref(t, f"{at}[{j}]")
+        return tuple(v)
+
     def mapping(self, v: Any, at: str, kind: str) -> bool:
         """Is ``v`` a non-empty mapping (else an error at ``at``)?"""
         if not isinstance(v, dict) or not v:

@@ -53,15 +53,9 @@ def parse(ctx: ParseContext, args: Any, path: str) -> Activate | None:
         ctx.obj_ref(args["permanent"], f"{path}.permanent")
     ctx.int_field(args, "ability", path, 1)
     ctx.int_field(args, "x", path)
-    targets = args.get("targets", [])
-    if not isinstance(targets, list):
-        ctx.add(f"{path}.targets", "`targets` is a list of ids")
-        targets = []
-    else:
-        for j, t in enumerate(targets):
-            ctx.any_ref(t, f"{path}.targets[{j}]")
+    targets = ctx.id_list(args.get("targets", []), f"{path}.targets")
     ctx.redirect_map(args.get("redirect_to"), f"{path}.redirect_to")
-    return Activate(args.get("permanent", ""), args.get("ability", 0), tuple(targets),
+    return Activate(args.get("permanent", ""), args.get("ability", 0), targets,
                     args.get("x"), dict(args.get("redirect_to") or {}))
 
 

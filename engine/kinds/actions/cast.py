@@ -67,9 +67,7 @@ def parse(ctx: ParseContext, args: Any, path: str) -> Cast | None:
     targets = args.get("targets", [])
     value_targets: tuple[str, ...] | dict[str, int] = ()
     if isinstance(targets, list):
-        for j, t in enumerate(targets):
-            ctx.any_ref(t, f"{path}.targets[{j}]")
-        value_targets = tuple(targets)
+        value_targets = ctx.id_list(targets, f"{path}.targets")
     elif isinstance(targets, dict):
         for t, n in targets.items():
             ctx.any_ref(t, f"{path}.targets.{t}")

@@ -61,7 +61,7 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: Order,
         # stood for, so the order is traced once.
         trace.steps[:] = [s for s in trace.steps if not (
             s.event == "combat.order" and s.data.get("attacker") == attacker
-            and s.data.get("announced") is False)]
+            and s.data.get("as_declared"))]
         trace.add("combat.damage-assignment-order", "combat.order", attacker=attacker,
                   order=list(order))
     return evolve(state, combat=evolve(combat, blockers=blockers))
