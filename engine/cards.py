@@ -46,14 +46,39 @@ class Effect:
         return self.params.get(key, default)
 
 
+_LOYALTY_COST = re.compile(r"^[+-]?(\d+|X)$")
+
+
 @dataclass(frozen=True, slots=True)
 class Ability:
+    """An activated ability. A loyalty ability's ``cost`` is its loyalty symbol (``+1``,
+    ``0``, ``-3``, ``-X``, 606.2); any other ability's is its printed activation cost
+    (``{4}, {T}``: mana symbols and the tap symbol, 602.1a)."""
+
     cost: str
     effect: Effect
     wordings: tuple[Wording, ...]
+    timing: str = "instant"
+    """``sorcery`` for "Activate only as a sorcery" (602.5d); otherwise any time its
+    controller has priority."""
 
     def wording(self, era: str) -> Wording:
         return _wording_in(self.wordings, era)
+
+    @property
+    def is_loyalty(self) -> bool:
+        """606.2: an activated ability with a loyalty symbol in its cost."""
+        return bool(_LOYALTY_COST.match(self.cost.replace("−", "-").strip()))
+
+    @property
+    def taps(self) -> bool:
+        """The tap symbol is part of its cost (107.5)."""
+        return "{T}" in self.cost
+
+    @property
+    def mana(self) -> str:
+        """The mana symbols of its cost (``{4}``), which the engine treats as paid."""
+        return "".join(s for s in re.findall(r"\{[^}]*\}", self.cost) if s != "{T}")
 
     def cost_value(self, x: int | None) -> int:
         """The change in loyalty counters: +N, 0, -N, or -X with X chosen."""
@@ -88,6 +113,19 @@ class Card:
     encounter_text: str = ""
     statics: tuple[Effect, ...] = ()          # a plane's modelled static abilities
     planeswalk_away: Effect | None = None     # "When you planeswalk away from ~, ..."
+    copy_as: Effect | None = None
+    """"You may have ~ enter as a copy of ...": what it may copy and the exceptions
+    (707.9) — ``of`` (card types), ``controlled_by_you``, ``legendary``, ``counters``
+    (type -> {counter kind: number} added if the copy has that type)."""
+    triggers: tuple[Effect, ...] = ()
+    """A permanent's modelled triggered abilities (engine/triggers.py), by kind."""
+    colors: frozenset[str] = frozenset()
+    """202.2: the colors of the mana symbols in its mana cost, or its color indicator."""
+    protection: frozenset[str] = frozenset()
+    """Qualities it has protection from (702.16), as printed."""
+    modes: tuple[Ability, ...] = ()
+    """A modal spell's modes (700.2), each with its effect and wording by era; the cost
+    is unused."""
 
     def wording(self, era: str) -> Wording:
         return _wording_in(self.wordings, era)
@@ -95,6 +133,16 @@ class Card:
     @property
     def is_spell_card(self) -> bool:
         return bool(self.types & {"instant", "sorcery"})
+
+
+_MANA_COLORS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+
+def mana_colors(mana_cost: str) -> frozenset[str]:
+    """202.2: an object is the color or colors of the mana symbols in its mana cost
+    (a hybrid symbol is both its colors; a Phyrexian symbol is its color)."""
+    return frozenset(_MANA_COLORS[c] for symbol in re.findall(r"\{([^}]*)\}", mana_cost)
+                     for c in symbol.split("/") if c in _MANA_COLORS)
 
 
 def _wording_in(wordings: tuple[Wording, ...], era: str) -> Wording:
@@ -144,7 +192,7 @@ def _card(raw: dict[str, Any]) -> Card:
         wordings=_wordings(raw.get("wordings")),
         abilities=tuple(
             Ability(str(a["cost"]), _effect(a.get("effect")) or Effect("none", {}),
-                    _wordings(a.get("wordings")))
+                    _wordings(a.get("wordings")), str(a.get("timing") or "instant"))
             for a in raw.get("abilities") or ()
         ),
         text=str(raw.get("text") or raw.get("static") or ""),
@@ -155,6 +203,16 @@ def _card(raw: dict[str, Any]) -> Card:
         encounter_text=str((raw.get("encounter") or {}).get("text", "")),
         statics=tuple(e for e in (_effect(m) for m in raw.get("modelled") or ()) if e),
         planeswalk_away=_effect(raw.get("planeswalk_away")),
+        copy_as=_effect(raw.get("copy")),
+        triggers=tuple(e for e in (_effect(t) for t in raw.get("triggers") or ()) if e),
+        colors=frozenset(raw["colors"]) if "colors" in raw else mana_colors(
+            str(raw.get("mana_cost") or "")),
+        protection=frozenset(raw.get("protection") or ()),
+        modes=tuple(
+            Ability("", _effect(m.get("effect")) or Effect("none", {}),
+                    _wordings(m.get("wordings")))
+            for m in raw.get("modes") or ()
+        ),
     )
 
 

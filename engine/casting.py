@@ -25,8 +25,9 @@ def card_exists_violation(era: type[Era], card: Card) -> Violation | None:
 
 def check_targets(era: type[Era], state: GameState, path: str, caster: str,
                   wording: Wording, targets: list[str], *, divided: bool = False,
-                  max_targets: int = 1) -> None:
-    """The targets chosen are legal (115; a spell that divides damage: 601.2d)."""
+                  max_targets: int = 1, source: Source | None = None) -> None:
+    """The targets chosen are legal (115; a spell that divides damage: 601.2d); ``source``
+    is the spell or the ability's source (protection, 702.16b)."""
     if divided:
         spec = wording.targets[0] if wording.targets else frozenset()
         if not 1 <= len(targets) <= max_targets:
@@ -40,7 +41,7 @@ def check_targets(era: type[Era], state: GameState, path: str, caster: str,
                           f"this needs {len(specs)} target(s), {len(targets)} given "
                           f"(“{wording.text}”)")
     for i, (spec, target) in enumerate(zip(specs, targets, strict=True)):
-        why = target_violation(era, state, caster, spec, target, wording.text)
+        why = target_violation(era, state, caster, spec, target, wording.text, source)
         if why is not None:
             raise IllegalAction(f"{path}.targets[{i}]" if not divided
                                 else f"{path}.targets.{target}", why, era.key)

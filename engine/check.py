@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine import rulebook
 from engine.eras import ERA_KEYS, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem
 from engine.notation import LANGUAGES, Scenario, parse
@@ -73,6 +74,7 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
         result.errors.append(ErrorItem("", str(err)))
         return result
     result.eras = eras
+    result.warnings.extend(redirection_warnings(scenario, eras))
     if not eras:
         result.errors.append(ErrorItem("eras", "no era in which every card and mechanic of "
                                                "this scenario exists"))
@@ -120,6 +122,25 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
                     result.warnings.append(ErrorItem(
                         f"{q.path}.expect.{k}", f"{k} is not an era this scenario is asked in"))
     return result
+
+
+def redirection_warnings(scenario: Scenario, eras: tuple[str, ...]) -> list[ErrorItem]:
+    """A `redirect_to` in an era without the redirection rule (dom-2018 on) does nothing:
+    a warning, not an error, since one document serves every era (the trace says so)."""
+    without = [e for e in eras if not find_era(e).redirection_rule]
+    if not without:
+        return []
+    last = [e for e in ERA_KEYS if rulebook.exists("pw.redirection", e)][-1]
+    rule = rulebook.number("pw.redirection", last)  # 306.7, removed by Dominaria
+    out = []
+    for action in scenario.variant(0).actions:
+        if getattr(action.value, "redirect_to", None):
+            out.append(ErrorItem(
+                f"{action.path}.redirect_to",
+                f"`redirect_to` does nothing in {', '.join(without)}: the redirection rule "
+                f"was removed by Dominaria, so there the damage is dealt to the player",
+                rule))
+    return out
 
 
 def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]) -> int:

@@ -1,42 +1,52 @@
-"""Dealing damage, and the planeswalker redirection rule.
+"""Dealing damage: the replacement and prevention effects that modify it, then its
+results, and the planeswalker redirection rule.
 
-Results of damage (119.3 / 120.3): to a player, that much life is lost (in Two-Headed
-Giant, from the team's shared total, 810.9); to a planeswalker, that many loyalty counters
-are removed (306.8); to a creature, it is marked (and remembered as deathtouch damage);
-to a battle, defense counters are removed (310.6). Lifelink: the source's controller
-gains that much life.
+A damage event first goes through the replacement and prevention effects that apply to
+it, in the order the affected player chooses (``engine.replacement``: redirections,
+prevention shields, protection). What is left is dealt, with its results (119.3 / 120.3):
+to a player, that much life is lost (in Two-Headed Giant, from the team's shared total,
+810.9), or with infect that many poison counters; to a planeswalker, that many loyalty
+counters are removed (306.8), infect and wither included; to a creature, it is marked,
+or with wither or infect becomes -1/-1 counters; to a battle, defense counters are
+removed (310.6). Deathtouch: from Magic 2010 the creature is destroyed by a state-based
+action (704.5h); before, each instance of deathtouch triggers ("whenever this deals
+damage to a creature, destroy that creature", 502.63). Lifelink: from Magic 2010 the
+source's controller gains that much life at the same time (702.15b); before, each
+instance triggers ("you gain that much life", 502.68) and the life is gained when the
+trigger resolves, after state-based actions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from engine.cards import Card
 from engine.eras import Era
-from engine.errors import Violation
-from engine.state import GameState, Obj, evolve, with_counters
+from engine.errors import DocumentError, ErrorItem, Violation
+from engine.prevention import applies
+from engine.replacement import Event, Redirect, current_order, may_apply_any, replace
+from engine.state import GameState, Obj, Source, Trigger, evolve, with_counters
 from engine.trace import Trace
 
+__all__ = ["DamageEvent", "Source", "damage_to_player", "deal_damage", "deal_damage_all",
+           "redirection_violation", "spell_source"]
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """Last known information about a source of damage."""
 
-    id: str
-    controller: str
-    deathtouch: bool = False
-    lifelink: bool = False
-
-    @classmethod
-    def of(cls, obj: Obj) -> Source:
-        keywords = obj.keywords
-        return cls(obj.id, obj.controller, "deathtouch" in keywords, "lifelink" in keywords)
+def spell_source(card: Card, caster: str, obj: Obj | None = None) -> Source:
+    """A spell as a source of damage: the object cast from a hand, or the catalog card
+    cast by its slug (its colors from its mana cost, 202.2)."""
+    if obj is not None:
+        return Source(obj.id, caster, colors=obj.colors, types=obj.types,
+                      name=obj.card or obj.id)
+    return Source(card.slug, caster, colors=card.colors, types=card.types, name=card.slug)
 
 
 def deal_damage(era: type[Era], state: GameState, trace: Trace, source: Source,
                 recipient: str, amount: int, *, combat: bool) -> GameState:
-    """One damage event, already redirected if it was going to be."""
-    return deal_damage_all(era, state, trace, ((source, recipient, amount, combat),))
+    """One damage event (already redirected by the redirection rule if it was going to
+    be)."""
+    state, _ = _deal(era, state, trace, ((source, recipient, amount, combat),), None)
+    return state
 
 
 DamageEvent = tuple[Source, str, int, bool]
@@ -45,9 +55,68 @@ DamageEvent = tuple[Source, str, int, bool]
 def deal_damage_all(era: type[Era], state: GameState, trace: Trace,
                     events: Iterable[DamageEvent]) -> GameState:
     """Damage events dealt at the same time (510.2 for combat damage), in one new state."""
+    state, _ = _deal(era, state, trace, tuple(events), None)
+    return state
+
+
+def _deal(era: type[Era], state: GameState, trace: Trace, events: tuple[DamageEvent, ...],
+          redirect: Redirect | None) -> tuple[GameState, list[str]]:
+    """Replace, then deal, each event; returns the new state and who was dealt each
+    event's damage (its recipient if all of it was prevented)."""
+    for source, _recipient, amount, _combat in events:
+        if source.infect and amount > 0 and not era.keyword_exists("infect"):
+            raise DocumentError(ErrorItem(
+                "", f"{source.id} has infect, a keyword that doesn't exist in the {era.name} "
+                    f"rules (it arrived with Scars of Mirrodin, 2010-10-01)", None, era.key))
+    if not state.shields and redirect is None and not may_apply_any(state, events):
+        return _results(era, state, trace, events), [r for _s, r, _n, _c in events]
+    if state.shields and len(events) > 1:
+        _check_shared_shields(era, state, events)
+    final: list[DamageEvent] = []
+    for source, recipient, amount, combat in events:
+        obj = state.objects.get(recipient)
+        if amount > 0 and (obj is None or obj.on_battlefield):
+            event, shields = replace(era, state, trace, Event(source, recipient, amount,
+                                                              combat), redirect)
+            if shields is not state.shields:
+                state = evolve(state, shields=shields)
+            final.append((event.source, event.recipient, event.amount, event.combat))
+        else:
+            final.append((source, recipient, amount, combat))
+    return _results(era, state, trace, final), [r for _s, r, _n, _c in final]
+
+
+def _check_shared_shields(era: type[Era], state: GameState,
+                          events: tuple[DamageEvent, ...]) -> None:
+    """615.7: a shield that would prevent damage from two or more sources dealt at the
+    same time prevents the damage its player (or its permanent's controller) chooses.
+    The engine models that choice only where it can't change the result."""
+    for shield in state.shields:
+        if shield.amount is None:
+            continue
+        hits = [(s, n) for s, r, n, c in events
+                if n > 0 and applies(shield, state, r, s, c)]
+        kinds = {(s.controller, s.lifelink, s.deathtouch, s.infect, s.wither)
+                 for s, _n in hits}
+        if len(kinds) > 1 and shield.amount < sum(n for _s, n in hits):
+            order = current_order()
+            raise DocumentError(ErrorItem(
+                order.path if order is not None else "",
+                f"the shield {shield.id} would prevent damage from "
+                f"{', '.join(s.id for s, _n in hits)} dealt at the same time, and which "
+                f"damage it prevents is chosen by the player it protects and changes the "
+                f"result: the engine does not model that choice",
+                era.rule("prevention.shield"), era.key))
+
+
+def _results(era: type[Era], state: GameState, trace: Trace,
+             events: Iterable[DamageEvent]) -> GameState:
+    """The results of damage dealt at the same time (119.3 / 120.3)."""
     objects = dict(state.objects)
     players = dict(state.players)
     teams = dict(state.teams)
+    triggers = list(state.triggers)
+    triggered_keywords = era.lifelink_trigger
 
     def change_life(pid: str, delta: int) -> int:
         player = players[pid]
@@ -62,10 +131,17 @@ def deal_damage_all(era: type[Era], state: GameState, trace: Trace,
         if amount <= 0:
             continue
         if recipient in players:
-            life = change_life(recipient, -amount)
-            key = "twohg.damage-to-team" if players[recipient].team else "damage.to-player"
-            trace.add(key, "damage.player", source=source.id, player=recipient,
-                      amount=amount, combat=combat, life=life)
+            if source.infect:
+                player = players[recipient] = evolve(players[recipient],
+                                                     poison=players[recipient].poison + amount)
+                trace.add("keyword.infect-player", "damage.poison", source=source.id,
+                          player=recipient, amount=amount, combat=combat,
+                          poison=player.poison)
+            else:
+                life = change_life(recipient, -amount)
+                key = "twohg.damage-to-team" if players[recipient].team else "damage.to-player"
+                trace.add(key, "damage.player", source=source.id, player=recipient,
+                          amount=amount, combat=combat, life=life)
         else:
             obj = objects[recipient]
             if obj.zone != "battlefield":
@@ -83,16 +159,41 @@ def deal_damage_all(era: type[Era], state: GameState, trace: Trace,
                           object=recipient, amount=amount, combat=combat,
                           defense=obj.counter("defense"))
             if obj.is_creature:
-                obj = evolve(obj, damage=obj.damage + amount,
-                             deathtouched=obj.deathtouched or source.deathtouch)
-                trace.add("damage.to-creature", "damage.creature", source=source.id,
-                          object=recipient, amount=amount, combat=combat, marked=obj.damage)
+                if source.infect or source.wither:
+                    obj = with_counters(obj, "-1/-1", amount)
+                    trace.add("keyword.infect-creature" if source.infect else "keyword.wither",
+                              "damage.counters", source=source.id, object=recipient,
+                              amount=amount, combat=combat, counters=obj.counter("-1/-1"))
+                else:
+                    # 704.5h remembers deathtouch damage (a trigger before Magic 2010)
+                    obj = evolve(obj, damage=obj.damage + amount, deathtouched=bool(
+                        source.deathtouch and era.deathtouch != "trigger") or obj.deathtouched)
+                    trace.add("damage.to-creature", "damage.creature", source=source.id,
+                              object=recipient, amount=amount, combat=combat,
+                              marked=obj.damage)
+                if source.deathtouch:
+                    if era.deathtouch == "trigger":
+                        for _ in range(source.deathtouch):
+                            triggers.append(Trigger("deathtouch", source, amount, recipient,
+                                                    obj.generation, combat))
+                        trace.add("keyword.deathtouch", "trigger.deathtouch",
+                                  source=source.id, object=recipient,
+                                  instances=source.deathtouch)
+                    elif not obj.deathtouched:  # damage as -1/-1 counters
+                        obj = evolve(obj, deathtouched=True)
             objects[recipient] = obj
         if source.lifelink:
-            life = change_life(source.controller, amount)
-            trace.add("keyword.lifelink", "damage.lifelink", source=source.id,
-                      player=source.controller, amount=amount, life=life)
-    return evolve(state, objects=objects, players=players, teams=teams)
+            if triggered_keywords:
+                for _ in range(source.lifelink):
+                    triggers.append(Trigger("lifelink", source, amount, combat=combat))
+                trace.add("keyword.lifelink", "trigger.lifelink", source=source.id,
+                          amount=amount, instances=source.lifelink)
+            else:
+                life = change_life(source.controller, amount)
+                trace.add("keyword.lifelink", "damage.lifelink", source=source.id,
+                          player=source.controller, amount=amount, life=life)
+    return evolve(state, objects=objects, players=players, teams=teams,
+                  triggers=tuple(triggers))
 
 
 def redirection_violation(era: type[Era], state: GameState, source: Source, player: str,
@@ -128,22 +229,19 @@ def redirection_violation(era: type[Era], state: GameState, source: Source, play
 def damage_to_player(era: type[Era], state: GameState, trace: Trace, source: Source,
                      player: str, amount: int, redirect_to: str | None,
                      ) -> tuple[GameState, str]:
-    """Noncombat damage to a player, applying the redirection rule where it exists.
+    """Noncombat damage to a player, applying the redirection rule where it exists (a
+    redirection effect, in the order the damaged player chooses among the effects that
+    apply, 616.1).
 
-    Returns the new state and what was actually dealt the damage. The whole event moves:
-    it is never split between the player and a planeswalker.
+    Returns the new state and who was dealt the damage. The whole event moves: it is
+    never split between the player and a planeswalker.
     """
-    if redirect_to is None:
-        return deal_damage(era, state, trace, source, player, amount, combat=False), player
-    if not era.redirection_rule:
-        trace.add(None, "redirect.no-rule", player=player, planeswalker=redirect_to,
-                  removed_rule="pw.redirection")
-        return deal_damage(era, state, trace, source, player, amount, combat=False), player
-    target = state.objects[redirect_to]
-    if not (target.on_battlefield and target.is_planeswalker and target.controller == player):
-        trace.add("replacement.redirection-gone", "redirect.target-gone", player=player,
-                  planeswalker=redirect_to)
-        return deal_damage(era, state, trace, source, player, amount, combat=False), player
-    trace.add("pw.redirection", "redirect.applied", source=source.id, player=player,
-              planeswalker=redirect_to, amount=amount, chosen_by=source.controller)
-    return deal_damage(era, state, trace, source, redirect_to, amount, combat=False), redirect_to
+    redirect = None
+    if redirect_to is not None:
+        if era.redirection_rule:
+            redirect = Redirect(player, redirect_to)
+        else:
+            trace.add(None, "redirect.no-rule", player=player, planeswalker=redirect_to,
+                      removed_rule="pw.redirection")
+    state, dealt = _deal(era, state, trace, ((source, player, amount, False),), redirect)
+    return state, dealt[0]

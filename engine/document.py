@@ -31,6 +31,9 @@ MAX_TEXT = 5000
 MAX_NUMBER = 1000
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+SLUG_RULE = ("lower-case letters, digits and `-`, starting with a letter or digit, at most "
+             "64 characters")
+"""What ``SLUG`` accepts, in the words of the error messages (docs/scenario-format.md)."""
 OBJECT_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
 PARAM_REF = re.compile(r"^\$([a-z_][a-z0-9_]*)$")
 
@@ -46,7 +49,18 @@ class Ids(set[str]):
     reference is reported as an unknown id at its path, never a crash."""
 
     def __contains__(self, v: object) -> bool:
-        return isinstance(v, str) and set.__contains__(self, v)
+        if not isinstance(v, str):
+            return False
+        if set.__contains__(self, v):
+            return True
+        # Objects an effect makes (engine.effects): tokens `SOURCE-token-N` of a known
+        # source, and unknown drawn cards `PLAYER-card-N`; a reference to one the game
+        # never made is an error when it is used ("never entered the game").
+        base, sep, n = v.rpartition("-token-")
+        if sep and n.isdigit() and set.__contains__(self, base):
+            return True
+        _, sep, n = v.rpartition("-card-")
+        return bool(sep) and n.isdigit()
 
 
 class IdDict(dict[str, V]):

@@ -31,6 +31,7 @@ from engine.document import (
     PARAM_REF,
     QUESTION_KINDS,
     SLUG,
+    SLUG_RULE,
     TOPICS,
     Ids,
 )
@@ -194,7 +195,7 @@ def parse(document: Any) -> Scenario:
         err.add("format", f"`format` must be {FORMAT}")
     sid = document.get("id")
     if not isinstance(sid, str) or not SLUG.match(sid):
-        err.add("id", "`id` must be a slug: lowercase letters, digits and hyphens")
+        err.add("id", f"`id` must be a slug: {SLUG_RULE}")
     topic = document.get("topic")
     if topic not in TOPICS:
         err.add("topic", f"unknown topic {topic!r}; expected one of: {', '.join(TOPICS)}")
@@ -218,7 +219,9 @@ def parse(document: Any) -> Scenario:
     title = parse_text(document.get("title"), "title", err, required=True)
     story = parse_text(document.get("story"), "story", err, required=False)
     explain = parse_text(document.get("explain"), "explain", err, required=False)
+    n_params = len(err.items)
     params = _params(document.get("params"), err)
+    params_ok = len(err.items) == n_params
     for key in ("setup", "actions", "questions"):
         if key not in document:
             err.add(key, f"`{key}` is required")
@@ -231,6 +234,13 @@ def parse(document: Any) -> Scenario:
         err.add("questions", "`questions` must be a non-empty list")
     elif len(questions) > MAX_QUESTIONS:
         err.add("questions", f"at most {MAX_QUESTIONS} questions")
+    if err.items and params_ok and _buildable(document):
+        # The board, actions and questions are checked too: an error in `id` or `title`
+        # hides none of theirs.
+        try:
+            _build(_substitute(document, {p.name: p.default for p in params}, ""), 0, {})
+        except DocumentError as more:
+            err.items.extend(more.items)
     err.raise_if_any()
     assert isinstance(difficulty, int)
     scenario = Scenario(str(sid), str(topic), difficulty, era_tuple, title, story,
@@ -238,6 +248,14 @@ def parse(document: Any) -> Scenario:
     # Build the default variant now: every structural error surfaces at parse time.
     scenario.variant(0)
     return scenario
+
+
+def _buildable(document: Mapping[str, Any]) -> bool:
+    """Whether the document's setup, actions and questions can be read at all."""
+    return ("setup" in document and isinstance(document.get("actions", []), list)
+            and len(document.get("actions", [])) <= MAX_ACTIONS
+            and isinstance(document.get("questions"), list)
+            and 0 < len(document["questions"]) <= MAX_QUESTIONS)
 
 
 def _params(value: Any, err: Errors) -> tuple[Param, ...]:

@@ -10,7 +10,7 @@ them. Rule numbers are those of each era: planes were 309 from their 2009 introd
 from __future__ import annotations
 
 from engine.cards import Effect, find_card
-from engine.damage import Source, deal_damage_all
+from engine.damage import Source
 from engine.eras import Era
 from engine.errors import IllegalAction, Violation
 from engine.state import MAIN_STEPS, GameState, Obj, Planechase, evolve
@@ -54,8 +54,8 @@ def effective_power(state: GameState, obj: Obj) -> int | None:
     creatures get -5/-0; a power-changing effect, layer 7c, 613.4c). Other objects, and
     creatures with no power, are unchanged."""
     if obj.power is None or state.planechase is None or not obj.is_creature:
-        return obj.power
-    return obj.power + sum(int(e.get("amount", 0))
+        return obj.current_power
+    return (obj.current_power or 0) + sum(int(e.get("amount", 0))
                            for _plane, e in plane_statics(state, "creatures-get-power"))
 
 
@@ -213,58 +213,14 @@ def _planeswalk_once(era: type[Era], state: GameState,
 
 def resolve_planar_effect(era: type[Era], state: GameState, trace: Trace, effect: Effect,
                           source_id: str, controller: str) -> GameState:
-    """The simple effects planes and phenomena have; "you" is their controller."""
-    kind = effect.kind
-    amount = int(effect.get("amount", 0) or 0)
-    source = Source(source_id, controller)
-    if kind == "gain-life":
-        state = state.with_life_change(controller, amount)
-        trace.add(None, "effect.gain-life", player=controller, amount=amount)
-    elif kind == "lose-life-each-opponent":
-        for p in state.opponents(controller):
-            state = state.with_life_change(p, -amount)
-            trace.add(None, "effect.lose-life", player=p, amount=amount)
-    elif kind == "damage-each-opponent":
-        state = deal_damage_all(era, state, trace, [(source, p, amount, False)
-                                                    for p in state.opponents(controller)])
-    elif kind == "damage-each-creature":
-        state = deal_damage_all(era, state, trace, [(source, o.id, amount, False)
-                                                    for o in state.battlefield()
-                                                    if o.is_creature])
-    elif kind == "create-tokens":
-        token_name = dict(effect.get("token") or {"en": "Token"})
-        made = []
-        for i in range(amount):
-            n = sum(1 for oid in state.objects if oid.startswith(f"{source_id}-token")) + 1
-            oid = f"{source_id}-token-{n}"
-            state = state.with_object(Obj(
-                id=oid, name=token_name, types=frozenset({"creature"}), controller=controller,
-                owner=controller, power=int(effect.get("power", 1)),
-                toughness=int(effect.get("toughness", 1)), sick=True))
-            made.append(oid)
-            del i
-        trace.add(None, "effect.tokens", player=controller, tokens=made)
-    elif kind == "untap-all-creatures-you-control":
-        for o in state.battlefield():
-            if o.is_creature and o.controller == controller and o.tapped:
-                state = state.with_object(evolve(o, tapped=False))
-        trace.add(None, "effect.untap", player=controller)
-    elif kind in ("destroy-all-creatures", "destroy-nonland-permanents"):
-        from engine.zones import move_object
+    """A plane's chaos or planeswalk-away ability, or a phenomenon's encounter ability,
+    resolves; "you" is its controller, the planar controller (901.6). Every effect is
+    performed by engine.effects, or refused there, naming the card and the ability."""
+    from engine.effects import ability_label, resolve_text_effect
 
-        for o in state.battlefield():
-            spared = ("land" in o.types if kind == "destroy-nonland-permanents"
-                      else not o.is_creature)
-            if spared:
-                continue
-            if "indestructible" in o.keywords:
-                trace.add_first(("keyword.indestructible", "spell.resolve"),
-                                "effect.indestructible", object=o.id)
-                continue
-            state = move_object(state, o.id, "graveyard", trace, rule_key="spell.resolve",
-                                event="effect.destroyed")
-    elif kind == "draw":
-        trace.add(None, "effect.draw", player=controller, amount=amount)
-    else:
-        trace.add(None, "effect.not-modelled", kind=kind)
-    return state
+    card = find_card(state.obj(source_id).card or "")
+    text = (card.chaos_text if effect is card.chaos else
+            card.encounter_text if effect is card.encounter else card.text)
+    path = f"actions[{trace.action}]" if trace.action is not None else ""
+    return resolve_text_effect(era, state, trace, path, effect, Source(source_id, controller),
+                               ability_label(card, effect), text)

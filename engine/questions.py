@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.document import MAX_OPTIONS, QUESTION_KINDS, SLUG, IdDict, is_int
+from engine.document import MAX_OPTIONS, QUESTION_KINDS, SLUG, SLUG_RULE, IdDict, is_int
 from engine.errors import Errors
 from engine.kinds.base import Query
 from engine.kinds.queries import QUERY_KINDS, parse_query
@@ -67,9 +67,10 @@ def parse_questions(raw: Any, state: GameState, known: set[str], err: Errors,
                 err.add(f"{path}.{k}", f"unknown field {k!r}; expected: {', '.join(allowed)}")
         qid = q.get("id")
         if not isinstance(qid, str) or not SLUG.match(qid):
-            err.add(f"{path}.id", "a question id is a slug")
-            continue
-        if qid in seen:
+            # The question's other fields are still checked: an id error hides nothing.
+            err.add(f"{path}.id", f"a question id is a slug: {SLUG_RULE}")
+            qid = f"?{i}"
+        elif qid in seen:
             err.add(f"{path}.id", f"duplicate question id {qid!r}")
         seen.add(qid)
         kind = q.get("kind")
@@ -106,9 +107,9 @@ def parse_questions(raw: Any, state: GameState, known: set[str], err: Errors,
                         err.add(f"{op}.{k}", f"unknown field {k!r}; expected id, text, claim")
                 oid = o.get("id")
                 if not isinstance(oid, str) or not SLUG.match(oid):
-                    err.add(f"{op}.id", "an option id is a slug")
-                    continue
-                if oid in ids:
+                    err.add(f"{op}.id", f"an option id is a slug: {SLUG_RULE}")
+                    oid = f"?{j}"
+                elif oid in ids:
                     err.add(f"{op}.id", f"duplicate option id {oid!r}")
                 ids.add(oid)
                 text = parse_text(o.get("text"), f"{op}.text", err, required=True)

@@ -76,7 +76,7 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
             state = lock_in_combat_damage(era, state, trace, action.path)
         prev_assign = action.kind == "assign"
         state = perform(era, state, trace, action, variant.new_objects.get(i), keep)
-        if action.kind not in QUIET_ACTIONS:
+        if action.kind not in QUIET_ACTIONS or state.triggers:  # (an attack can trigger)
             state, _ = sba.check(era, state, trace, keep)
         if keep and any(s.event == "sba.choice" and s.action == i for s in trace.steps):
             i += 1  # the `choose` that follows was the choice the rules asked for

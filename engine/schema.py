@@ -46,7 +46,7 @@ from engine.kinds.actions import ACTIONS
 from engine.kinds.queries import QUERIES, QUERY_KINDS
 from engine.schema_parts import Schema
 from engine.setup import OBJECT_FIELDS, ZONE_LISTS
-from engine.state import CARD_TYPES, KEYWORDS, STEPS
+from engine.state import CARD_TYPES, COLORS, KEYWORDS, STEPS
 
 SCHEMA_FILE = Path(__file__).with_name("data") / "scenario.schema.json"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -110,7 +110,19 @@ def _object_fields() -> dict[str, Schema]:
         "owner": sp.string("The player who owns it (default: its controller)."),
         "protector": sp.string("A battle's protector."),
         "defense": sp.integer("A battle's printed defense.", 0),
+        "colors": {"type": "array", "description": "Its colors (a catalog card's come from "
+                                                   "its mana cost or color indicator).",
+                   "items": sp.enum(COLORS, "A color.")},
+        "protection": _qualities("Qualities it has protection from."),
+        "chosen_name": sp.string("The card name chosen as it entered (Runed Halo), as a "
+                                 "catalog slug."),
     }, OBJECT_FIELDS)
+
+
+def _qualities(description: str) -> Schema:
+    return {"type": "array", "description": description + " A color, a card type in the "
+            "plural (creatures, planeswalkers, ...), everything, or a catalog card's slug "
+            "(protection from that card's name).", "items": {"type": "string"}}
 
 
 def _setup() -> Schema:
@@ -132,6 +144,8 @@ def _setup() -> Schema:
                         "life": sp.integer("Life total (default 20)."),
                         "hexproof": sp.boolean("The player has hexproof (from something the "
                                           "scenario does not model)."),
+                        "protection": _qualities("The player has protection (from "
+                                                 "something the scenario does not model)."),
                     }, ("id",))},
         "teams": {"type": "array", "minItems": 2, "maxItems": 2,
                   "description": "Two-Headed Giant: two teams of two players, each with "

@@ -14,7 +14,19 @@ from typing import Any
 from engine.cards import UnknownCard, find_card
 from engine.document import MAX_NUMBER, MAX_OBJECTS, OBJECT_ID, IdDict, is_int
 from engine.errors import CapExceeded, DocumentError, ErrorItem, Errors
-from engine.state import CARD_TYPES, KEYWORDS, STEPS, GameState, Obj, Planechase, Player, Team, Turn
+from engine.protection import QUALITIES
+from engine.state import (
+    CARD_TYPES,
+    COLORS,
+    KEYWORDS,
+    STEPS,
+    GameState,
+    Obj,
+    Planechase,
+    Player,
+    Team,
+    Turn,
+)
 from engine.texts import parse_text
 
 ZONE_LISTS = ("battlefield", "hand", "graveyard", "exile", "library", "command")
@@ -57,8 +69,15 @@ def parse_setup(setup: Any) -> GameState:
     err.raise_if_any()
     # Plain dicts in the state: IdDict's forgiving lookups are for parsing only (its
     # Python-level `in` would slow every lookup of every run).
+    # A player's library is exactly the cards `setup.library` lists for them, top first;
+    # a player with none listed has an unknown library (see GameState.libraries).
+    libraries: dict[str, tuple[str, ...]] = {}
+    for o in objects.values():
+        if o.zone == "library":
+            libraries[o.owner] = (*libraries.get(o.owner, ()), o.id)
     return GameState(players=dict(players), objects=dict(objects), turn=turn,
-                     teams=dict(teams), planechase=planechase)
+                     teams=dict(teams), planechase=planechase, libraries=libraries,
+                     listed_libraries=frozenset(libraries))
 
 
 def _players(setup: Mapping[str, Any], err: Errors) -> tuple[dict[str, Player],
@@ -74,8 +93,9 @@ def _players(setup: Mapping[str, Any], err: Errors) -> tuple[dict[str, Player],
             err.add(path, "a player is a mapping {id, life}")
             continue
         for k in p:
-            if k not in ("id", "life", "hexproof"):
-                err.add(f"{path}.{k}", f"unknown field {k!r}; expected id, life, hexproof")
+            if k not in ("id", "life", "hexproof", "protection"):
+                err.add(f"{path}.{k}", f"unknown field {k!r}; expected id, life, hexproof, "
+                                       f"protection")
         pid = p.get("id")
         if not isinstance(pid, str) or not OBJECT_ID.match(pid):
             err.add(f"{path}.id", "a player id is a short identifier (letters, digits, -, _)")
@@ -90,7 +110,8 @@ def _players(setup: Mapping[str, Any], err: Errors) -> tuple[dict[str, Player],
         hexproof = p.get("hexproof", False)
         if not isinstance(hexproof, bool):
             err.add(f"{path}.hexproof", "`hexproof` must be true or false")
-        players[pid] = Player(pid, life, bool(hexproof))
+        protection = parse_qualities(p.get("protection"), f"{path}.protection", err)
+        players[pid] = Player(pid, life, bool(hexproof), protection=protection)
     teams: dict[str, Team] = IdDict()
     raw_teams = setup.get("teams")
     if raw_teams is not None:
@@ -239,11 +260,12 @@ def _turn(raw: Any, players: Mapping[str, Player], err: Errors) -> Turn:
 
 OBJECT_FIELDS = ("id", "card", "name", "types", "subtypes", "supertypes", "power", "toughness",
                  "loyalty", "keywords", "damage", "counters", "tapped", "sick", "controller",
-                 "owner", "protector", "defense")
+                 "owner", "protector", "defense", "colors", "protection", "chosen_name")
 
 
 def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
-                 err: Errors, *, in_setup: bool = True) -> Obj | None:
+                 err: Errors, *, in_setup: bool = True, is_copy: bool = False,
+                 ) -> Obj | None:
     """One object (a catalog card or an inline one) in ``zone``; None after an error."""
     if not isinstance(raw, dict):
         err.add(path, "an object is a mapping with at least `id`")
@@ -254,8 +276,9 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
             err.add(f"{path}.{k}", f"unknown field {k!r}")
     oid = raw.get("id")
     if not isinstance(oid, str) or not OBJECT_ID.match(oid):
-        err.add(f"{path}.id", "an object id is a short identifier (letters, digits, -, _)")
-        return None
+        err.add(f"{path}.id", "an object id is a letter, then at most 39 letters, digits, "
+                              "`_` or `-`")
+        oid = "?"  # the object's other fields are still checked (n_before: no object)
     card = None
     if "card" in raw:
         try:
@@ -290,7 +313,8 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
         return v
     types = listf("types", sorted(card.types) if card else None)
     if types is None:
-        err.add(f"{path}.types", "an inline object needs `types` (e.g. [creature])")
+        if not is_copy:  # a copy takes the types of what it copies (707.2)
+            err.add(f"{path}.types", "an inline object needs `types` (e.g. [creature])")
         types = []
     keywords = listf("keywords", sorted(card.keywords) if card else [])
     for i, kw in enumerate(keywords):
@@ -300,6 +324,23 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
     kwset = frozenset(keywords)
     if "trample-over-planeswalkers" in kwset:
         kwset |= {"trample"}
+    instances = {kw: keywords.count(kw) for kw in kwset if keywords.count(kw) > 1}
+    colors = listf("colors", None)
+    if colors is None:
+        colors = sorted(card.colors) if card else []
+    for i, color in enumerate(colors):
+        if color not in COLORS:
+            err.add(f"{path}.colors[{i}]", f"unknown color {color!r}; known: "
+                                           f"{', '.join(COLORS)}")
+    protection = parse_qualities(raw.get("protection"), f"{path}.protection", err,
+                                 card.protection if card else frozenset())
+    chosen_name = raw.get("chosen_name")
+    if chosen_name is not None:
+        try:
+            find_card(str(chosen_name))
+        except UnknownCard:
+            err.add(f"{path}.chosen_name", f"{chosen_name!r} is not a catalog card's slug: "
+                                           f"the name chosen is a card's name")
     def intf(key: str, default: int | None, lo: int = -MAX_NUMBER) -> int | None:
         v = raw.get(key, default)
         if v is None:
@@ -342,17 +383,50 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
         toughness=intf("toughness", card.toughness if card else None),
         loyalty=intf("loyalty", card.loyalty if card else None, 0),
         defense=intf("defense", card.defense if card else None, 0),
-        keywords=kwset, counters=counters, damage=intf("damage", 0, 0) or 0,
+        keywords=kwset, instances=instances, colors=frozenset(colors),
+        protection=protection,
+        chosen_name=str(chosen_name) if chosen_name is not None else None,
+        counters=counters, damage=intf("damage", 0, 0) or 0,
         tapped=bool(raw.get("tapped", False)), sick=bool(raw.get("sick", False)),
         protector=str(protector) if protector is not None else None,
+        # Supertypes the document states are exactly those (a planeswalker without
+        # `legendary` isn't legendary); otherwise the Ixalan errata applies (sba).
+        pw_errata="supertypes" not in raw,
     )
-    if obj.is_creature and (obj.power is None or obj.toughness is None):
+    if obj.is_creature and (obj.power is None or obj.toughness is None) and not is_copy:
         err.add(path, f"{oid} is a creature: it needs `power` and `toughness`")
     if in_setup and zone == "battlefield" and obj.is_planeswalker and "loyalty" not in counters:
         err.add(f"{path}.counters", f"{oid} is a planeswalker on the battlefield: it has exactly "
                                     f"the counters written in setup, so give "
                                     f"`counters: {{loyalty: N}}` (N at least 1)")
+    if zone == "battlefield" and card is not None and obj.chosen_name is None and any(
+            e.kind == "protection-from-chosen-name" for e in card.statics):
+        err.add(f"{path}.chosen_name", f"{oid} is {card.name['en']}: give the card name chosen "
+                                       f"as it entered, `chosen_name: SLUG`")
     if zone == "battlefield" and obj.is_battle and obj.protector is None:
         err.add(f"{path}.protector", f"{oid} is a battle: name its `protector`")
     return obj
 
+
+
+def parse_qualities(raw: Any, path: str, err: Errors,
+                    default: frozenset[str] = frozenset()) -> frozenset[str]:
+    """A ``protection`` list: each a color, a card type in the plural, ``everything`` or a
+    catalog card's slug (protection from that card's name)."""
+    if raw is None:
+        return default
+    if not isinstance(raw, list) or not all(isinstance(q, str) for q in raw):
+        err.add(path, "`protection` is a list of qualities (a color, a card type in the "
+                      "plural, `everything`, or a card's slug)")
+        return default
+    for i, quality in enumerate(raw):
+        if quality in QUALITIES:
+            continue
+        try:
+            find_card(quality)
+        except UnknownCard:
+            err.add(f"{path}[{i}]", f"unknown quality {quality!r}: protection is from a "
+                                    f"color ({', '.join(COLORS)}), a card type in the plural "
+                                    f"(creatures, planeswalkers, ...), everything, or a "
+                                    f"catalog card's slug")
+    return frozenset(raw)

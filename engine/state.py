@@ -15,14 +15,15 @@ from typing import Any
 
 def evolve[T](obj: T, **changes: Any) -> T:
     """A copy of a frozen state value with some fields changed: what
-    ``dataclasses.replace`` does, at the cost of two dict copies. State classes are
-    frozen dataclasses without ``__slots__`` precisely so that this stays cheap (the
-    engine makes tens of thousands of these per second)."""
+    ``dataclasses.replace`` does, at the cost of two dict copies. State classes are frozen
+    dataclasses without ``__slots__`` precisely so that this stays cheap (the engine makes
+    tens of thousands of these per second)."""
     new: T = object.__new__(obj.__class__)
-    attrs = new.__dict__
-    attrs.update(obj.__dict__)
-    attrs.update(changes)
+    _set_attr(new, "__dict__", obj.__dict__ | changes)
     return new
+
+
+_set_attr = object.__setattr__
 
 
 STEPS: tuple[str, ...] = (
@@ -34,8 +35,10 @@ ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "comma
 KEYWORDS = frozenset({
     "trample", "trample-over-planeswalkers", "deathtouch", "first-strike", "double-strike",
     "lifelink", "vigilance", "haste", "flying", "reach", "menace", "indestructible",
-    "defender", "hexproof", "shroud",
+    "defender", "hexproof", "shroud", "infect", "wither",
 })
+COLORS = ("white", "blue", "black", "red", "green")
+"""The five colors, in WUBRG order (105.1)."""
 PERMANENT_TYPES = frozenset({"creature", "planeswalker", "artifact", "enchantment", "land",
                              "battle"})
 CARD_TYPES = tuple(sorted(PERMANENT_TYPES | {"instant", "sorcery", "plane", "phenomenon"}))
@@ -49,6 +52,14 @@ class Player:
     hexproof: bool = False
     team: str | None = None
     lost: bool = False
+    protection: frozenset[str] = frozenset()
+    """Qualities the player has protection from (a color, a card type in the plural,
+    ``everything``, or a card slug), given by the document (702.16)."""
+    poison: int = 0
+    """Poison counters (infect, 704.5c)."""
+    drew_from_empty: bool = False
+    """Attempted to draw from an empty library since state-based actions were last
+    checked (704.5b; 420.5g in Lorwyn)."""
 
 
 @dataclass(frozen=True)
@@ -86,10 +97,60 @@ class Obj:
     sick: bool = False
     protector: str | None = None
     generation: int = 0
+    pw_errata: bool = True
+    """Whether it is legendary by the Ixalan Oracle errata when it is a planeswalker (every
+    planeswalker card legendary, xln-2017 on): true unless the document states its
+    supertypes, an effect sets them, or a copy effect says it isn't legendary (707.9b)."""
+    printed: Mapping[str, Any] | None = None
+    """The characteristics it has again when it leaves the battlefield, kept while a copy
+    effect (707) or a `become` effect (613) has replaced its own; None when unchanged."""
+    copiable: Mapping[str, Any] | None = None
+    """Its copiable values (707.2) when an effect that is not a copy effect (`become`) has
+    changed its characteristics since; None when its characteristics are its copiable
+    values."""
+    last_defense_removed: bool = False
+    """A Siege whose last defense counter was removed: its own trigger (310.11b) is
+    waiting, so the 0-defense state-based action (704.5v) does not apply to it."""
     eot_controller: str | None = None
     """The controller to return to at cleanup, for "until end of turn" control."""
     eot_keywords: frozenset[str] = frozenset()
     """Keywords granted until end of turn."""
+    eot_pt: tuple[int, int] = (0, 0)
+    """+X/+Y given until end of turn, already included in ``power``/``toughness``: the
+    cleanup step (514.2) and a zone change take it away."""
+    colors: frozenset[str] = frozenset()
+    """Its colors (202.2: from its mana cost, or a color indicator / the document)."""
+    protection: frozenset[str] = frozenset()
+    """Qualities it has protection from (702.16): a color, a card type in the plural,
+    ``everything``, or a card slug."""
+    instances: Mapping[str, int] = field(default_factory=dict)
+    """Keywords listed more than once: keyword -> number of instances (only where more
+    than one; see ``instances_of``)."""
+    chosen_name: str | None = None
+    """A card name chosen as it entered (Runed Halo), as a catalog slug."""
+
+    def instances_of(self, keyword: str) -> int:
+        """How many instances of ``keyword`` it has (0 if none): it matters where each
+        instance triggers (lifelink and deathtouch before Magic 2010)."""
+        if keyword not in self.keywords:
+            return 0
+        return self.instances.get(keyword, 1)
+
+    @property
+    def current_power(self) -> int | None:
+        """Power with +1/+1 and -1/-1 counters (613.4c)."""
+        counters = self.counters
+        if not counters or self.power is None:
+            return self.power
+        return self.power + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+
+    @property
+    def current_toughness(self) -> int | None:
+        """Toughness with +1/+1 and -1/-1 counters (613.4c)."""
+        counters = self.counters
+        if not counters or self.toughness is None:
+            return self.toughness
+        return self.toughness + counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
 
     def is_(self, card_type: str) -> bool:
         return card_type in self.types
@@ -141,6 +202,36 @@ class Turn:
     number: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Last known information about a source of damage: what the rules ask of it as the
+    damage is dealt (keyword instances where each one triggers, colors and types for
+    protection, its card for protection from a name)."""
+
+    id: str
+    controller: str
+    deathtouch: int = 0
+    """Instances of deathtouch (0: none)."""
+    lifelink: int = 0
+    """Instances of lifelink (0: none)."""
+    infect: bool = False
+    wither: bool = False
+    colors: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    name: str = ""
+    """Its card's slug (or its own id for an inline object): protection from a name."""
+
+    @classmethod
+    def of(cls, obj: Obj) -> Source:
+        keywords = obj.keywords
+        instances = obj.instances
+        return cls(obj.id, obj.controller,
+                   (instances.get("deathtouch", 1) if "deathtouch" in keywords else 0),
+                   (instances.get("lifelink", 1) if "lifelink" in keywords else 0),
+                   "infect" in keywords, "wither" in keywords, obj.colors, obj.types,
+                   obj.card or obj.id)
+
+
 @dataclass(frozen=True)
 class PendingDamage:
     """lrw-2007: one combat damage assignment waiting on the stack (310.1)."""
@@ -150,10 +241,43 @@ class PendingDamage:
     recipient: str
     recipient_generation: int | None  # None for a player
     amount: int
-    # Last known information about the source, used when the damage resolves (310.3).
-    source_controller: str
-    deathtouch: bool
-    lifelink: bool
+    info: Source
+    """Last known information about the source, used when the damage resolves (310.3)."""
+
+    @property
+    def source_controller(self) -> str:
+        return self.info.controller
+
+
+@dataclass(frozen=True, slots=True)
+class Shield:
+    """A prevention effect created by a resolving spell or ability (615.7; 419.7b in
+    Lorwyn): it prevents the next ``amount`` damage (None: all damage) that would be
+    dealt this turn to ``to`` (a player, or an object of that ``to_generation``), from
+    the source ``source`` only if given, combat damage only if ``combat_only``."""
+
+    id: str
+    to: str
+    to_generation: int | None
+    amount: int | None
+    source: str | None = None
+    combat_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    """A triggered ability waiting to be put on the stack (603.2): Lorwyn's lifelink and
+    deathtouch (each instance triggers), an attack trigger. It resolves once the
+    state-based actions are done, before the next action (the engine's actions happen
+    with an empty stack)."""
+
+    kind: str
+    """``lifelink``, ``deathtouch`` or ``attack-damage``."""
+    source: Source
+    amount: int = 0
+    target: str | None = None
+    target_generation: int | None = None
+    combat: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,6 +322,24 @@ class Planechase:
     """The single planar deck option (901.15): ``decks`` has one key, ``communal``."""
 
 
+@dataclass(frozen=True, slots=True)
+class Delayed:
+    """A delayed triggered ability (603.7): "return it to the battlefield under its owner's
+    control at the beginning of the next end step" (Oath of Teferi). It triggers at the
+    first end step that begins after turn ``created_turn``'s ``created_step`` (513.2: one
+    created during an end step waits for the next turn's)."""
+
+    kind: str
+    """``return-at-end-step``."""
+    source: str
+    controller: str
+    object: str
+    generation: int
+    """The object it returns, as the new object it became in exile (400.7)."""
+    created_turn: int
+    created_step: str
+
+
 @dataclass(frozen=True)
 class GameState:
     players: Mapping[str, Player]
@@ -205,11 +347,31 @@ class GameState:
     turn: Turn
     teams: Mapping[str, Team] = field(default_factory=dict)
     combat: Combat | None = None
-    activated: frozenset[tuple[str, int]] = frozenset()
-    """(object id, generation) of each permanent whose loyalty ability was activated this
-    turn, by any player (606.3)."""
+    activated: Mapping[tuple[str, int], int] = field(default_factory=dict)
+    """(object id, generation) of each permanent whose loyalty abilities were activated
+    this turn, by any player (606.3) -> how many times (more than once only where a card
+    allows it: Oath of Teferi, The Chain Veil)."""
+    loyalty_activators: frozenset[str] = frozenset()
+    """The players who activated a loyalty ability of a planeswalker this turn (The Chain
+    Veil's end-step trigger asks)."""
+    extra_activations: Mapping[str, int] = field(default_factory=dict)
+    """player -> how many extra loyalty activations per planeswalker an effect gave them
+    this turn (each resolved ability of The Chain Veil gives one)."""
+    delayed: tuple[Delayed, ...] = ()
+    """Delayed triggered abilities waiting for their event (603.7)."""
     planechase: Planechase | None = None
     """The Planechase variant (901), when the game uses it."""
+    libraries: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Player -> the cards known to be on top of their library, top first. For a player
+    in ``listed_libraries`` that is the whole library; for any other player the rest of
+    the library is unknown (never empty: a draw from it gives an unknown card)."""
+    listed_libraries: frozenset[str] = frozenset()
+    """The players whose library the document lists (`setup.library`): exactly those
+    cards, so drawing from it when it is empty loses the game (704.5b)."""
+    shields: tuple[Shield, ...] = ()
+    """Prevention shields in force this turn (615.7), oldest first."""
+    triggers: tuple[Trigger, ...] = ()
+    """Triggered abilities waiting to be put on the stack (603.3)."""
 
     # -- lookups --------------------------------------------------------------------
     def obj(self, oid: str) -> Obj:
@@ -278,6 +440,10 @@ def with_counters(obj: Obj, kind: str, delta: int) -> Obj:
         counters[kind] = value
     else:
         counters.pop(kind, None)
+    if kind == "defense" and obj.is_battle:
+        # 310.11b: removing a Siege's last defense counter triggers its own ability.
+        return evolve(obj, counters=counters, last_defense_removed=value == 0 and (
+            obj.last_defense_removed or delta < 0 < obj.counters.get(kind, 0)))
     return evolve(obj, counters=counters)
 
 

@@ -11,7 +11,8 @@ from collections.abc import Collection
 from engine import rulebook
 from engine.eras import Era
 from engine.errors import Violation
-from engine.state import GameState
+from engine.protection import protected_from
+from engine.state import GameState, Source
 
 
 def describe(spec: Collection[str]) -> str:
@@ -19,8 +20,10 @@ def describe(spec: Collection[str]) -> str:
 
 
 def target_violation(era: type[Era], state: GameState, caster: str, spec: frozenset[str],
-                     target: str, wording: str = "") -> Violation | None:
-    """Why ``target`` isn't a legal target for a target described by ``spec``."""
+                     target: str, wording: str = "", source: Source | None = None,
+                     ) -> Violation | None:
+    """Why ``target`` isn't a legal target for a target described by ``spec``, of a spell
+    or ability whose source is ``source`` (protection from its qualities, 702.16b)."""
     def v(code: str, message: str, key: str = "spell.targets") -> Violation:
         if not rulebook.exists(key, era.key):
             key = "spell.targets"  # no hexproof keyword yet: the targeting rule itself
@@ -37,7 +40,7 @@ def target_violation(era: type[Era], state: GameState, caster: str, spec: frozen
                      + (f" (“{wording}”)" if wording else ""))
         if player.hexproof and state.are_opponents(caster, target):
             return v("target.hexproof", f"{target} has hexproof", "keyword.hexproof")
-        return None
+        return _protection(era, state, target, source, spec, wording)
     obj = state.objects.get(target)
     if obj is None:
         return v("target.unknown", f"{target!r} is not a player or object of this scenario")
@@ -63,4 +66,20 @@ def target_violation(era: type[Era], state: GameState, caster: str, spec: frozen
         return v("target.shroud", f"{target} has shroud", "keyword.hexproof")
     if obj.has("hexproof") and state.are_opponents(caster, obj.controller):
         return v("target.hexproof", f"{target} has hexproof", "keyword.hexproof")
+    return _protection(era, state, target, source, spec, wording)
+
+
+def _protection(era: type[Era], state: GameState, target: str, source: Source | None,
+                spec: Collection[str], wording: str) -> Violation | None:
+    """702.16b (502.7b in Lorwyn): a permanent or player with protection can't be the
+    target of spells with the quality or of abilities from a source with it."""
+    if source is None:
+        return None
+    for grantor, quality in protected_from(state, target, source):
+        via = "" if grantor == target else f" (from {grantor})"
+        return Violation("protection.target", era.rule("protection.target"),
+                         "target.protection",
+                         f"{target} has protection from {quality}{via}: {source.id} can't "
+                         f"target it", {"target": target, "allowed": sorted(spec),
+                                        "wording": wording, "quality": quality})
     return None

@@ -42,12 +42,15 @@ _new_step = tuple.__new__
 class Trace:
     """Collects steps for one run; refuses to grow past ``MAX_STEPS``."""
 
-    __slots__ = ("_numbers", "action", "era", "steps")
+    __slots__ = ("_numbers", "action", "era", "seen", "steps")
 
     def __init__(self, era: type[Era]) -> None:
         self.era = era
         self.steps: list[TraceStep] = []
         self.action: int | None = None
+        # How many steps the catalog cards' triggered abilities have looked at: the trace
+        # is the game's record of events (engine/triggers.py).
+        self.seen = 0
         self._numbers = _NUMBERS.setdefault(era.key, {})
 
     def add(self, rule_key: str | None, event: str, **data: Any) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.eras import Era
-from engine.state import Combat, GameState, evolve
+from engine.state import Combat, GameState, Obj, evolve
 from engine.trace import Trace
 
 
@@ -51,19 +51,45 @@ def remove_from_combat(state: GameState, oid: str, trace: Trace, reason: str) ->
     return evolve(state, combat=new_combat)
 
 
+def _libraries_after(state: GameState, obj: Obj, zone: str) -> GameState:
+    """Keep the known order of libraries (``GameState.libraries``): a card leaving a
+    library leaves it; a card put into a library goes on top (the format's `move` to
+    `library`, and every effect the engine models that puts a card there)."""
+    libraries = dict(state.libraries)
+    owner = obj.owner
+    if obj.zone == "library" and obj.id in libraries.get(owner, ()):
+        libraries[owner] = tuple(c for c in libraries[owner] if c != obj.id)
+    if zone == "library":
+        libraries[owner] = (obj.id, *libraries.get(owner, ()))
+    return evolve(state, libraries=libraries)
+
+
 def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
                 rule_key: str | None, event: str, **data: object) -> GameState:
-    """Put an object into ``zone`` as a new object (400.7)."""
+    """Put an object into ``zone`` as a new object (400.7): what it had as a permanent
+    (damage, counters, "until end of turn" changes, a borrowed controller) is gone."""
     obj = state.obj(oid)
     if obj.zone == zone:
         return state
     trace.add(rule_key, event, object=oid, **{"from": obj.zone, "to": zone}, **data)
     if obj.zone == "battlefield":
         state = remove_from_combat(state, oid, trace, "left-battlefield")
+    if zone == "library" or obj.zone == "library":
+        state = _libraries_after(state, obj, zone)
+    power, toughness = obj.power, obj.toughness
+    if obj.eot_pt != (0, 0):
+        power = None if power is None else power - obj.eot_pt[0]
+        toughness = None if toughness is None else toughness - obj.eot_pt[1]
     moved = evolve(
         obj, zone=zone, generation=obj.generation + 1, damage=0, deathtouched=False,
-        counters={}, tapped=False, controller=obj.owner, sick=False,
+        counters={}, tapped=False, controller=obj.owner, sick=False, power=power,
+        toughness=toughness, eot_pt=(0, 0), eot_controller=None,
+        keywords=obj.keywords - obj.eot_keywords, eot_keywords=frozenset(),
     )
+    if obj.printed is not None or obj.last_defense_removed:
+        # A copy effect or `become` changed it: off the battlefield it is its card again.
+        moved = evolve(moved, **(obj.printed or {}), printed=None, copiable=None,
+                       last_defense_removed=False)
     return state.with_object(moved)
 
 
@@ -93,6 +119,8 @@ def enter_battlefield(era: type[Era], state: GameState, trace: Trace, oid: str, 
             new_counters["loyalty"] = obj.loyalty
         if obj.is_battle and obj.defense is not None and era.battles:
             new_counters["defense"] = obj.defense
+    if obj.zone == "library":
+        state = _libraries_after(state, obj, "battlefield")
     entered = evolve(obj, zone="battlefield", generation=obj.generation + 1,
                       controller=controller or obj.owner, damage=0, deathtouched=False,
                       tapped=False, sick=True, counters=new_counters)

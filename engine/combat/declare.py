@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine.damage_triggers import attack_triggers
 from engine.eras import Era
 from engine.errors import Violation
 from engine.planechase import effective_power, plane_statics
-from engine.state import Combat, GameState, Obj, evolve
+from engine.protection import matching
+from engine.state import Combat, GameState, Obj, Source, evolve
 from engine.trace import Trace
 
 
@@ -148,7 +150,10 @@ def attack_violation(era: type[Era], state: GameState, oid: str, target: str,
 
 def declare_attackers(era: type[Era], state: GameState, trace: Trace,
                       declaration: dict[str, str]) -> GameState:
-    """Declare attackers (508.1): assumes every pair was checked."""
+    """Declare attackers (508.1; 308.1 in Lorwyn): assumes every pair was checked. The
+    declaration is one turn-based action: one step of the trace, citing the rule of the
+    declaration (in Two-Headed Giant, the variant's rule), with every attacker and what
+    it attacks. `attack: {}` declares no attackers (508.1a: "which creatures, if any")."""
     attackers: dict[str, str | None] = {}
     defending: dict[str, str] = {}
     for oid, target in declaration.items():
@@ -157,21 +162,68 @@ def declare_attackers(era: type[Era], state: GameState, trace: Trace,
         obj = state.obj(oid)
         if not obj.has("vigilance"):
             state = state.with_object(evolve(obj, tapped=True))
-        trace.add(_attack_rule(era, state, target), "combat.attacks", attacker=oid,
-                  target=target)
+    if declaration:
+        trace.add(_declaration_rule(era, state), "combat.attacks", player=state.turn.active,
+                  attacks=dict(declaration))
+    else:
+        trace.add("combat.declare-attackers", "combat.no-attackers", player=state.turn.active)
     combat = Combat(attackers=attackers, defending=defending)
-    return evolve(state, combat=combat, turn=evolve(state.turn, step="declare-attackers"))
+    state = evolve(state, combat=combat, turn=evolve(state.turn, step="declare-attackers"))
+    # "Whenever a creature you control attacks" (Hellrider, 508.1m): they trigger now.
+    return attack_triggers(era, state, trace, declaration)
 
 
-def _attack_rule(era: type[Era], state: GameState, target: str) -> str:
-    if target in state.teams:
-        return "twohg.attack-team"
-    if target in state.players:
-        return "twohg.attack-player" if _is_twohg(state) else "combat.attack-target"
-    obj = state.obj(target)
-    if obj.is_battle and era.battles:
-        return "battle.attack"
-    return "pw.can-be-attacked"
+def _declaration_rule(era: type[Era], state: GameState) -> str:
+    """The rule of an attack declaration: Two-Headed Giant's own, else 508.1 (308.1)."""
+    if _is_twohg(state):
+        return "twohg.attack-team" if era.twohg_attack_team else "twohg.attack-player"
+    return "combat.declare-attackers"
+
+
+COMBAT_STEPS = frozenset({"declare-attackers", "declare-blockers", "combat-damage",
+                          "end-of-combat"})
+
+
+def enter_attacking(era: type[Era], state: GameState, trace: Trace, oid: str, target: str,
+                    ) -> GameState:
+    """``oid`` has just been put onto the battlefield attacking ``target`` (508.4): the
+    controller's choice (or the effect's) among the defending players, planeswalkers they
+    control and battles they protect. It is attacking but was never declared as an
+    attacker; put onto the battlefield after blockers were declared, no creature was
+    declared to block it, so it is unblocked (509.1h; said outright by 508.4d from 2025).
+    It enters but is never attacking outside combat, if it isn't a creature (506.3a), if
+    an attacking player doesn't control it (506.3b), or if what it would attack is gone
+    (508.4a)."""
+    obj = state.obj(oid)
+    combat = state.combat
+    why: tuple[str, str] | None = None
+    if combat is None or state.turn.step not in COMBAT_STEPS:
+        why = ("combat.enter-attacking", "combat.enters-outside-combat")
+    elif not obj.is_creature:
+        why = ("combat.enter-attacking-noncreature", "combat.enters-noncreature")
+    elif obj.controller not in state.teammates(state.turn.active):
+        why = ("combat.enter-attacking-not-attacker", "combat.enters-not-attacker")
+    elif target not in _targets(era, state):
+        t = state.objects.get(target)
+        gone = (target in state.players and state.players[target].lost) or (
+            t is not None and (not t.on_battlefield or not (
+                t.is_planeswalker or (era.battles and t.is_battle))))
+        why = ("combat.enter-attacking-target-gone", "combat.enters-target-gone") if gone \
+            else ("combat.enter-attacking", "combat.enters-target-invalid")
+    if why is not None or combat is None:
+        key, event = why or ("combat.enter-attacking", "combat.enters-outside-combat")
+        trace.add(key, event, object=oid, target=target)
+        return state
+    attackers = {**combat.attackers, oid: target}
+    defending = {**combat.defending, oid: _defending_player_for(state, target)}
+    blockers = dict(combat.blockers)
+    if combat.blocks_declared:
+        blockers[oid] = ()
+    trace.add("combat.enter-attacking", "combat.enters-attacking-unblocked"
+              if combat.blocks_declared else "combat.enters-attacking",
+              attacker=oid, target=target)
+    return evolve(state, combat=evolve(combat, attackers=attackers, defending=defending,
+                                       blockers=blockers))
 
 
 def _defending_player_for(state: GameState, target: str) -> str:
@@ -221,6 +273,11 @@ def blocker_violation(era: type[Era], state: GameState, blocker: str, attacker: 
                       f"only {target}'s protector {t.protector} can block creatures "
                       f"attacking it", blocker=blocker, attacker=attacker)
     a = state.obj(attacker)
+    quality = matching(a.protection, Source.of(b)) if a.protection else None
+    if quality is not None:
+        return _v(era, "protection.block", "block.protection",
+                  f"{attacker} has protection from {quality}: {blocker} can't block it",
+                  blocker=blocker, attacker=attacker, quality=quality)
     if a.has("flying") and not (b.has("flying") or b.has("reach")):
         return _v(era, "keyword.flying", "block.flying",
                   f"{attacker} has flying: {blocker} needs flying or reach to block it",
@@ -265,6 +322,8 @@ def declare_blockers(era: type[Era], state: GameState, trace: Trace,
         blockers[attacker] = blockers[attacker] + (blocker,)
         trace.add("twohg.block-any" if _is_twohg(state) else "combat.declare-blockers",
                   "combat.blocks", blocker=blocker, attacker=attacker)
+    if not declaration:  # 509.1a: "which creatures, if any, will block"
+        trace.add("combat.declare-blockers", "combat.no-blockers")
     blocked = frozenset(a for a, bs in blockers.items() if bs)
     for attacker, bs in blockers.items():
         if len(bs) > 1 and era.blocker_division == "ordered":

@@ -57,9 +57,9 @@ def _damage_amount(state: GameState, obj: Obj) -> int:
     face-up plane says so (The Great Forest; power itself is unchanged); 0 or less
     assigns none."""
     if state.planechase is None:  # no plane, no change: the common case, kept fast
-        return max(0, obj.power or 0)
+        return max(0, obj.current_power or 0)
     if plane_statics(state, "combat-damage-by-toughness"):
-        return max(0, obj.toughness or 0)
+        return max(0, obj.current_toughness or 0)
     return max(0, effective_power(state, obj) or 0)
 
 
@@ -68,7 +68,7 @@ def _lethal(era: type[Era], attacker: Obj, blocker: Obj, others: int) -> int:
     damage other creatures assign to it in this step. From Magic 2011 any nonzero
     damage from a deathtouch source counts as lethal (702.2); under the first Magic 2010
     rule deathtouch didn't change what trample needed."""
-    need = max(0, (blocker.toughness or 0) - blocker.damage - others)
+    need = max(0, (blocker.current_toughness or 0) - blocker.damage - others)
     if need > 0 and attacker.has("deathtouch") and era.deathtouch == "m11":
         return 1
     return need

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.combat.assignment import _check
 from engine.combat.options import Options, StepContext, _damage_amount, _default, options
 from engine.combat.timing import _assign_order, _assigns_in
-from engine.damage import Source, deal_damage, deal_damage_all
+from engine.damage import Source, deal_damage_all
 from engine.eras import Era
 from engine.errors import Violation
 from engine.planechase import plane_statics
@@ -141,7 +141,7 @@ def to_pending(state: GameState, assigned: list[Assigned]) -> tuple[PendingDamag
     for a in assigned:
         gen = None if state.is_player(a.recipient) else state.obj(a.recipient).generation
         out.append(PendingDamage(a.source.id, a.source_generation, a.recipient, gen, a.amount,
-                                 a.source.controller, a.source.deathtouch, a.source.lifelink))
+                                 a.source))
     return tuple(out)
 
 
@@ -152,13 +152,14 @@ def resolve_pending(era: type[Era], state: GameState, trace: Trace) -> GameState
     combat = state.combat
     assert combat is not None
     trace.add("combat.damage-on-stack", "combat.damage-resolves", count=len(combat.pending))
+    events = []
     for p in combat.pending:
-        src = Source(p.source, p.source_controller, p.deathtouch, p.lifelink)
         if p.recipient_generation is not None:
             obj = state.obj(p.recipient)
             if not obj.on_battlefield or obj.generation != p.recipient_generation:
                 trace.add("combat.damage-dealt", "combat.damage-not-dealt", source=p.source,
                           recipient=p.recipient, amount=p.amount, reason="recipient-left")
                 continue
-        state = deal_damage(era, state, trace, src, p.recipient, p.amount, combat=True)
-    return evolve(state, combat=evolve(combat, pending=()))
+        events.append((p.info, p.recipient, p.amount, True))
+    state = evolve(state, combat=evolve(combat, pending=()))
+    return deal_damage_all(era, state, trace, events)

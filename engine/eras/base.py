@@ -46,6 +46,10 @@ class Era:
     deathtouch: ClassVar[DeathtouchRule] = "trigger"
     """What deathtouch means for damage assignment."""
 
+    lifelink_trigger: ClassVar[bool] = True
+    """Lifelink is a triggered ability (502.68): each instance triggers, and the life is
+    gained when the trigger resolves, after state-based actions. Static from Magic 2010."""
+
     # -- planeswalkers and legends -------------------------------------------------
     uniqueness_rule: ClassVar[UniqueRule | None] = "global"
     legend_rule: ClassVar[UniqueRule] = "global"
@@ -55,6 +59,8 @@ class Era:
     # -- later mechanics -----------------------------------------------------------
     trample_over_planeswalkers: ClassVar[bool] = False
     battles: ClassVar[bool] = False
+    infect: ClassVar[bool] = False
+    """Infect (Scars of Mirrodin, 2010-10-01, within the Magic 2011 rules era)."""
     chaos_ensues: ClassVar[bool] = False
     """Planechase chaos abilities read "Whenever chaos ensues" (311.7) from March of the
     Machine; before, "When you roll {CHAOS}" (901.9b)."""
@@ -72,6 +78,8 @@ class Era:
         """Whether a keyword exists in this era (trample over planeswalkers from MH2)."""
         if keyword == "trample-over-planeswalkers":
             return cls.trample_over_planeswalkers
+        if keyword == "infect":
+            return cls.infect
         return True
 
     @classmethod

@@ -17,6 +17,8 @@ class M10(Era):
     - Deathtouch becomes a static ability; under this first version its controller may
       divide combat damage freely among the creatures blocking it, ignoring the order
       (trample still needs damage equal to toughness on each blocker).
+    - Lifelink becomes a static ability: the life is gained as the damage is dealt, and
+      several instances are redundant (702.13e).
     """
 
     key: ClassVar[str] = "m10-2009"
@@ -27,3 +29,4 @@ class M10(Era):
     combat_damage_uses_stack: ClassVar[bool] = False
     blocker_division: ClassVar[DamageDivision] = "ordered"
     deathtouch: ClassVar[DeathtouchRule] = "m10"
+    lifelink_trigger: ClassVar[bool] = False

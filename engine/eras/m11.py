@@ -13,6 +13,8 @@ class M11(M10):
     - Any nonzero combat damage from a source with deathtouch counts as lethal damage for
       assigning combat damage (702.2): the damage assignment order still applies, and a
       trampler with deathtouch assigns 1 to each blocker and the rest on.
+    - Infect arrives within this era with Scars of Mirrodin (2010-10-01): damage from a
+      source with infect gives players poison counters and creatures -1/-1 counters.
     """
 
     key: ClassVar[str] = "m11-2010"
@@ -21,3 +23,4 @@ class M11(M10):
     effective: ClassVar[date] = date(2010, 7, 16)
 
     deathtouch: ClassVar[DeathtouchRule] = "m11"
+    infect: ClassVar[bool] = True

@@ -83,6 +83,10 @@ def _oracle_type_line(card: Card, era: type[Era]) -> str:
 
 def oracle_lines(card: Card, era: type[Era]) -> tuple[str, ...]:
     """The card's rules text as worded in ``era``."""
+    if card.wordings and not card.is_spell_card:
+        # A permanent whose whole text is worded by era (The Chain Veil: a triggered and
+        # an activated ability), one line per paragraph.
+        return tuple(line for line in card.wording(era.key).text.splitlines() if line)
     if card.abilities:
         return tuple(f"{_cost(a.cost)}: {a.wording(era.key).text if a.wordings else ''}"
                      for a in card.abilities)

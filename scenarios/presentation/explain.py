@@ -17,7 +17,35 @@ from scenarios.presentation.board import player_label
 from scenarios.presentation.wording import euphonic
 
 EVENTS: dict[str, Any] = {
-    "combat.attacks": _("%(attacker)s attacks %(target)s."),
+    "combat.attacks": _("%(player)s declares attackers: %(attacks)s."),
+    "combat.no-attackers": _("%(player)s declares no attackers."),
+    "combat.no-blockers": _("No creature blocks."),
+    "combat.enters-attacking": _("%(attacker)s enters the battlefield attacking %(target)s; "
+                                 "it was never declared as an attacker."),
+    "combat.enters-attacking-unblocked": _("%(attacker)s enters the battlefield attacking "
+                                           "%(target)s after blockers were declared: it is "
+                                           "unblocked."),
+    "combat.enters-outside-combat": _("%(object)s enters the battlefield, but not attacking: "
+                                      "it isn't the combat phase after attackers were "
+                                      "declared."),
+    "combat.enters-noncreature": _("%(object)s isn't a creature: it enters the battlefield "
+                                   "but is never attacking."),
+    "combat.enters-not-attacker": _("%(object)s is controlled by a player who isn't "
+                                    "attacking: it enters the battlefield but is never "
+                                    "attacking."),
+    "combat.enters-target-gone": _("%(target)s can no longer be attacked: %(object)s enters "
+                                   "the battlefield but is never attacking."),
+    "combat.enters-target-invalid": _("%(target)s isn't a defending player, nor a "
+                                      "planeswalker or battle of one: %(object)s enters the "
+                                      "battlefield but is never attacking."),
+    "copy.enters-as-copy": _("%(object)s enters the battlefield as a copy of %(original)s."),
+    "copy.becomes-copy": _("%(object)s becomes a copy of %(original)s; it gets no counters "
+                           "for entering."),
+    "copy.not-legendary": _("The copy isn't legendary."),
+    "copy.extra-counters": _("The copy gets its additional counters: %(counters)s."),
+    "battle.siege-exiled": _("The last defense counter was removed from %(object)s: its "
+                             "Siege trigger exiles it, and its controller may cast it "
+                             "transformed (not modelled: it stays in exile)."),
     "combat.blocks": _("%(blocker)s blocks %(attacker)s."),
     "combat.order": _("%(attacker)s's damage assignment order: %(order)s."),
     "combat.assign": _("%(attacker)s assigns its combat damage: %(assignment)s."),
@@ -52,6 +80,69 @@ EVENTS: dict[str, Any] = {
         "Lifelink: %(player)s gains %(amount)s life (life: %(life)s).",
         "Lifelink: %(player)s gains %(amount)s life (life: %(life)s).", "amount"),
     "damage.recipient-gone": _("%(object)s is gone: the damage is not dealt."),
+    "damage.poison": ngettext_lazy(
+        "%(source)s deals %(amount)s damage to %(player)s: with infect, that many poison "
+        "counters (poison: %(poison)s).",
+        "%(source)s deals %(amount)s damage to %(player)s: with infect, that many poison "
+        "counters (poison: %(poison)s).", "amount"),
+    "damage.counters": ngettext_lazy(
+        "%(source)s deals %(amount)s damage to %(object)s: with wither or infect, that many "
+        "-1/-1 counters (now %(counters)s).",
+        "%(source)s deals %(amount)s damage to %(object)s: with wither or infect, that many "
+        "-1/-1 counters (now %(counters)s).", "amount"),
+    "damage.prevented": ngettext_lazy(
+        "The shield %(shield)s prevents %(amount)s damage %(source)s would deal to "
+        "%(recipient)s (%(left)s left).",
+        "The shield %(shield)s prevents %(amount)s damage %(source)s would deal to "
+        "%(recipient)s (%(left)s left).", "amount"),
+    "damage.prevented-all": ngettext_lazy(
+        "The shield %(shield)s prevents the %(amount)s damage %(source)s would deal to "
+        "%(recipient)s.",
+        "The shield %(shield)s prevents the %(amount)s damage %(source)s would deal to "
+        "%(recipient)s.", "amount"),
+    "damage.prevented-protection": ngettext_lazy(
+        "Protection (%(quality)s): the %(amount)s damage %(source)s would deal to "
+        "%(recipient)s is prevented.",
+        "Protection (%(quality)s): the %(amount)s damage %(source)s would deal to "
+        "%(recipient)s is prevented.", "amount"),
+    "damage.redirected": ngettext_lazy(
+        "The %(amount)s damage %(source)s would deal to %(player)s is dealt to %(to)s "
+        "instead.",
+        "The %(amount)s damage %(source)s would deal to %(player)s is dealt to %(to)s "
+        "instead.", "amount"),
+    "prevention.shield-created": ngettext_lazy(
+        "A shield, %(shield)s, will prevent the next %(amount)s damage that would be dealt "
+        "to %(to)s this turn.",
+        "A shield, %(shield)s, will prevent the next %(amount)s damage that would be dealt "
+        "to %(to)s this turn.", "amount"),
+    "prevention.shield-all-created": _("A shield, %(shield)s, will prevent all damage that "
+                                       "would be dealt to %(to)s this turn."),
+    "replacement.chosen": _("%(player)s chooses which effect applies first: %(effect)s (of "
+                            "%(among)s)."),
+    "replacement.no-longer-applies": _("%(effect)s no longer applies: the damage would now be "
+                                       "dealt to %(recipient)s."),
+    "trigger.lifelink": ngettext_lazy(
+        "Lifelink of %(source)s triggers.",
+        "Lifelink of %(source)s triggers %(instances)s times, once for each instance.",
+        "instances"),
+    "trigger.deathtouch": ngettext_lazy(
+        "Deathtouch of %(source)s triggers: destroy %(object)s.",
+        "Deathtouch of %(source)s triggers %(instances)s times, once for each instance: "
+        "destroy %(object)s.", "instances"),
+    "trigger.deathtouch-destroys": _("The deathtouch trigger resolves: %(object)s is "
+                                     "destroyed."),
+    "trigger.deathtouch-nothing": _("The deathtouch trigger resolves: %(object)s is no longer "
+                                    "that creature, so nothing happens."),
+    "trigger.attack": _("%(attacker)s attacks: the ability of %(source)s triggers, aimed at "
+                        "%(target)s."),
+    "trigger.attack-damage": ngettext_lazy(
+        "The ability of %(source)s resolves: %(amount)s damage to %(target)s.",
+        "The ability of %(source)s resolves: %(amount)s damage to %(target)s.", "amount"),
+    "trigger.attack-damage-nothing": _("%(attacker)s attacks %(target)s, neither a player nor "
+                                       "a planeswalker: the ability of %(source)s deals no "
+                                       "damage."),
+    "trigger.target-gone": _("%(target)s is no longer there: the ability of %(source)s does "
+                             "nothing."),
     "redirect.applied": _("%(chosen_by)s redirects the %(amount)s damage from %(player)s to "
                           "%(planeswalker)s."),
     "redirect.target-gone": _("%(planeswalker)s is no longer there: the redirection does "
@@ -71,7 +162,15 @@ EVENTS: dict[str, Any] = {
     "sba.choice": _("%(player)s keeps %(keep)s."),
     "sba.indestructible": _("%(object)s is indestructible and isn't destroyed."),
     "sba.player-loses": _("%(player)s has 0 or less life and loses the game."),
+    "sba.player-loses-empty-library": _("%(player)s attempted to draw from an empty library "
+                                        "and loses the game."),
     "sba.team-loses": _("Team %(team)s has 0 or less life and loses the game."),
+    "sba.player-poisoned": _("%(player)s has %(poison)s poison counters and loses the game."),
+    "sba.team-poisoned": _("Team %(team)s has %(poison)s poison counters and loses the "
+                           "game."),
+    "sba.counters-cancel": ngettext_lazy(
+        "%(object)s has +1/+1 and -1/-1 counters: %(amount)s of each is removed.",
+        "%(object)s has +1/+1 and -1/-1 counters: %(amount)s of each are removed.", "amount"),
     "loyalty.enters": _("%(object)s enters with %(loyalty)s loyalty counters."),
     "loyalty.activated": _("%(permanent)s activates loyalty ability %(ability)s, paying "
                            "%(cost)s (loyalty: %(loyalty)s)."),
@@ -86,13 +185,35 @@ EVENTS: dict[str, Any] = {
                                       "%(player)s gains %(amount)s life.", "amount"),
     "effect.lose-life": ngettext_lazy("%(player)s loses %(amount)s life.",
                                       "%(player)s loses %(amount)s life.", "amount"),
-    "effect.draw": ngettext_lazy("%(player)s draws %(amount)s card.",
-                                 "%(player)s draws %(amount)s cards.", "amount"),
-    "effect.tokens": _("%(player)s creates tokens: %(tokens)s."),
-    "effect.untap": _("%(player)s untaps the creatures they control."),
-    "effect.discard": ngettext_lazy("The player discards %(amount)s card.",
-                                    "The player discards %(amount)s cards.", "amount"),
-    "effect.not-modelled": _("The rest of this effect is not modelled."),
+    "effect.all-targets-illegal": _("Every target (%(targets)s) is illegal now: it doesn't "
+                                    "resolve and does nothing."),
+    "effect.untap-and-haste": _("%(object)s untaps and gains haste until end of turn."),
+    "effect.counter-put": ngettext_lazy("%(object)s gets %(amount)s %(kind)s counter.",
+                                        "%(object)s gets %(amount)s %(kind)s counters.",
+                                        "amount"),
+    "effect.pumped": _("%(object)s gets %(power)s/%(toughness)s until end of turn."),
+    "effect.keyword-gained": _("%(object)s gains %(keyword)s until end of turn."),
+    "effect.untapped": _("%(object)s untaps."),
+    "effect.already-untapped": _("%(object)s is already untapped."),
+    "effect.exiled": _("%(object)s is exiled."),
+    "effect.returned-to-hand": _("%(object)s returns to its owner's hand."),
+    "effect.sacrificed": _("%(player)s sacrifices %(object)s."),
+    "effect.nothing-to-sacrifice": _("%(player)s has nothing to sacrifice."),
+    "effect.token": _("%(player)s creates a token: %(object)s."),
+    "effect.life-becomes": _("%(player)s's life total becomes %(life)s."),
+    "effect.discarded": _("%(player)s discards %(object)s."),
+    "effect.discard-empty-hand": _("%(player)s has no cards in hand to discard."),
+    "effect.drawn": _("%(player)s draws %(object)s."),
+    "effect.drawn-unknown": _("%(player)s draws a card from a library the scenario doesn't "
+                              "list."),
+    "effect.draw-empty-library": _("%(player)s has to draw from an empty library."),
+    "effect.milled": _("%(object)s goes from %(player)s's library to the graveyard."),
+    "effect.library-untracked": _("%(player)s's library isn't listed in the scenario: this "
+                                  "changes nothing the engine tracks."),
+    "effect.mana-untracked": _("%(player)s adds %(mana)s; the engine doesn't track mana."),
+    "effect.turn-order-reversed": _("The order of turns is reversed: %(order)s."),
+    "effect.no-legal-target": _("The ability has no legal target: it is removed from the "
+                                "stack and does nothing."),
     "effect.characteristics": _("%(object)s now has types %(types)s."),
     "control.changed": _("%(controller)s gains control of %(object)s."),
     "control.unchanged": _("%(object)s's controller doesn't change."),
@@ -127,6 +248,43 @@ EVENTS: dict[str, Any] = {
                                         "or less assigns no combat damage."),
     "planechase.untap-skipped": _("%(plane)s is face up: %(player)s skips the untap step; "
                                   "tapped permanents stay tapped."),
+    # Loyalty exceptions, other activated abilities, catalog triggers (issue 14, loyalty).
+    "loyalty.again-oath": _("%(source)s lets %(permanent)s's loyalty abilities be activated "
+                            "twice this turn rather than once: this is the second time."),
+    "loyalty.again-chain-veil": _("%(permanent)s's loyalty ability is activated as though "
+                                  "none of its loyalty abilities had been activated this "
+                                  "turn (activation %(times)s this turn)."),
+    "loyalty.cost-combined": _("%(permanent)s's %(printed)s ability costs an additional "
+                               "%(added)s (%(sources)s): the costs combine into one, "
+                               "%(total)s."),
+    "loyalty.extra-activation": _("%(source)s: %(player)s may activate one loyalty ability "
+                                  "of each planeswalker they control once more this turn "
+                                  "(extra activations: %(extra)s)."),
+    "ability.activated": _("%(player)s activates ability %(ability)s of %(permanent)s "
+                           "(%(cost)s); its mana, %(mana)s, is treated as paid."),
+    "ability.tapped": _("%(permanent)s becomes tapped to pay {T}."),
+    "trigger.triggers": _("The ability of %(source)s triggers."),
+    "trigger.carth-look": _("%(source)s's ability: %(player)s looks at the top seven cards "
+                            "of their library, reveals no planeswalker card (the engine "
+                            "models this choice) and puts them on the bottom."),
+    "trigger.no-target": _("%(source)s's ability has no legal target and is removed from "
+                           "the stack."),
+    "trigger.exiled": _("%(source)s's ability exiles %(object)s: it is a new object."),
+    "trigger.delayed-created": _("%(object)s will return to the battlefield at the "
+                                 "beginning of the next end step."),
+    "trigger.delayed-returns": _("The end step begins: %(object)s returns to the battlefield "
+                                 "under %(owner)s's control."),
+    "trigger.delayed-nothing": _("%(object)s is no longer in exile: the delayed ability of "
+                                 "%(source)s does nothing."),
+    "trigger.delayed-token": _("%(object)s was a token: it ceased to exist in exile, and "
+                               "the delayed ability of %(source)s returns nothing."),
+    "trigger.condition-false": _("%(player)s activated a loyalty ability of a planeswalker "
+                                 "this turn: the ability of %(source)s doesn't trigger."),
+    "trigger.lose-life": ngettext_lazy(
+        "%(player)s didn't activate a loyalty ability of a planeswalker this turn: the "
+        "ability of %(source)s makes them lose %(amount)s life (life: %(life)s).",
+        "%(player)s didn't activate a loyalty ability of a planeswalker this turn: the "
+        "ability of %(source)s makes them lose %(amount)s life (life: %(life)s).", "amount"),
     "turn.step": _("The turn moves to the %(step)s step."),
     "turn.cleanup": _("Cleanup: damage wears off and \"until end of turn\" effects end."),
     "turn.begins": _("%(active)s's turn begins."),
@@ -134,8 +292,18 @@ EVENTS: dict[str, Any] = {
 
 ZONE_WORDS = {"graveyard": _("the graveyard"), "exile": _("exile"), "hand": _("a hand"),
               "library": _("a library"), "battlefield": _("the battlefield")}
+COUNTER_WORDS = {"loyalty": _("loyalty"), "defense": _("defense")}
+KEYWORD_WORDS = {"trample": _("trample"), "flying": _("flying"), "haste": _("haste"),
+                 "vigilance": _("vigilance")}
 DIE_WORDS = {"blank": _("a blank face"), "chaos": _("the chaos symbol"),
              "planeswalk": _("the planeswalker symbol")}
+QUALITY_WORDS = {"white": _("white"), "blue": _("blue"), "black": _("black"),
+                 "red": _("red"), "green": _("green"), "everything": _("everything"),
+                 "creatures": _("creatures"), "planeswalkers": _("planeswalkers"),
+                 "artifacts": _("artifacts"), "enchantments": _("enchantments"),
+                 "instants": _("instants"), "sorceries": _("sorceries"), "lands": _("lands"),
+                 "battles": _("battles")}
+"""Protection's qualities in words (a card's name is shown as the card's name)."""
 CHAOS_WORDING = {"ensues": _("worded “whenever chaos ensues”"),
                  "roll": _("worded “when you roll {CHAOS}”")}
 
@@ -171,14 +339,24 @@ def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[
     numbers stay numbers, so that a plural sentence can agree with them."""
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key in ("assignment",) and isinstance(value, dict):
+        if key == "attacks" and isinstance(value, dict):
+            out[key] = ", ".join(f"{_name(state, a, language)} → {_name(state, t, language)}"
+                                 for a, t in value.items())
+        elif key == "counters" and isinstance(value, dict):
+            out[key] = ", ".join(f"{n} {COUNTER_WORDS.get(kind, kind)}"
+                                 for kind, n in value.items())
+        elif key in ("assignment",) and isinstance(value, dict):
             out[key] = ", ".join(f"{n} → {_name(state, r, language)}" for r, n in value.items())
         elif isinstance(value, list):
             out[key] = ", ".join(_name(state, v, language) for v in value) or "—"
         elif key == "to":
             out[key] = str(ZONE_WORDS.get(value, value))
+        elif key == "keyword":
+            out[key] = str(KEYWORD_WORDS.get(value, value))
         elif key == "result":
             out[key] = str(DIE_WORDS.get(value, value))
+        elif key == "quality" and value in QUALITY_WORDS:
+            out[key] = str(QUALITY_WORDS[value])
         elif key == "wording":
             out[key] = str(CHAOS_WORDING.get(value, value))
         elif isinstance(value, bool):

@@ -46,3 +46,26 @@ def test_without_an_order_action_the_declaration_order_is_announced_once(era):
 @pytest.mark.parametrize("era", ["lrw-2007", "fdn-2024"])
 def test_no_order_where_the_era_has_none(era):
     assert orders(DOCUMENT, era) == []
+
+
+ATTACKS = {
+    **DOCUMENT,
+    "setup": {**DOCUMENT["setup"], "battlefield": [
+        *DOCUMENT["setup"]["battlefield"],
+        {"id": "jace", "card": "jace-beleren", "controller": "bob", "counters": {"loyalty": 3}},
+    ]},
+    "actions": [{"attack": {"angel": "bob", "spider": "jace"}}],
+}
+ATTACKS["setup"]["battlefield"][1] = {**ATTACKS["setup"]["battlefield"][1], "controller": "alice"}
+
+
+@pytest.mark.parametrize(("era", "number"), [("lrw-2007", "308.1"), ("m10-2009", "508.1"),
+                                             ("fdn-2024", "508.1")])
+def test_an_attack_declaration_is_one_step_citing_one_rule(era, number):
+    """One Lorwyn declaration cited 212.9f (UNSURE) for the attacker at a planeswalker and
+    308.1 for the other: the declaration is one event, one step, one rule."""
+    _state, trace = play(find_era(era), parse(ATTACKS).variant(0))
+    steps = [s for s in trace.steps if s.event == "combat.attacks"]
+    assert [(s.rule, s.data["attacks"]) for s in steps] == [
+        (number, {"angel": "bob", "spider": "jace"})]
+    assert not any(s.rule_key == "pw.can-be-attacked" for s in trace.steps)

@@ -16,7 +16,8 @@ from engine.state import GameState
 from engine.trace import Trace
 
 KEYWORDS = ["trample", "deathtouch", "first-strike", "double-strike", "lifelink",
-            "trample-over-planeswalkers", "indestructible"]
+            "trample-over-planeswalkers", "indestructible", "wither", "infect"]
+COLORS = ["white", "blue", "black", "red", "green"]
 
 
 @st.composite
@@ -37,6 +38,7 @@ def boards(draw: st.DrawFn, stop_before_damage: bool | None = None) -> dict[str,
             "id": oid, "controller": "alice", "types": ["creature"],
             "power": draw(st.integers(0, 9)), "toughness": draw(st.integers(1, 9)),
             "keywords": draw(st.lists(st.sampled_from(KEYWORDS), max_size=3, unique=True)),
+            "colors": draw(st.lists(st.sampled_from(COLORS), max_size=2, unique=True)),
         })
         attack[oid] = draw(st.sampled_from(["bob", "pw"]))
     block: dict[str, str] = {}
@@ -49,6 +51,10 @@ def boards(draw: st.DrawFn, stop_before_damage: bool | None = None) -> dict[str,
             "damage": draw(st.integers(0, toughness - 1)),
             "keywords": draw(st.lists(st.sampled_from(["deathtouch", "first-strike"]),
                                       max_size=1)),
+            # protection prevents the damage but not the lethal damage trample must
+            # assign (702.19b): the generators and the checker must still agree
+            "protection": draw(st.lists(st.sampled_from([*COLORS, "creatures"]),
+                                        max_size=1)),
         })
         target = draw(st.sampled_from([None, *attack]))
         if target is not None:
@@ -102,6 +108,8 @@ def label(board: dict[str, Any], era_key: str) -> None:
         event("first or double strike")
     if any("pw" in a.get("block", {}) for a in actions):
         event("the planeswalker is a creature and blocks")
+    if any(o.get("protection") for o in board["setup"]["battlefield"]):
+        event("a blocker has protection")
 
 
 def _outcome(era_key: str, board: dict[str, Any]) -> tuple[object, object]:
@@ -156,9 +164,11 @@ def test_life_and_loyalty_balance_with_the_damage_dealt(board: dict[str, Any],
         assert pw.counter("loyalty") == board["_loyalty"] - to_pw
     elif to_pw and to_pw < board["_loyalty"]:
         # Only a planeswalker that is also a creature leaves with loyalty to spare: as a
-        # creature, destroyed by lethal damage or deathtouch (704.5g, 704.5h).
+        # creature, destroyed by lethal damage or deathtouch (704.5g, 704.5h; Lorwyn's
+        # deathtouch trigger), or 0 toughness from wither's -1/-1 counters (704.5f).
         assert "creature" in board["setup"]["battlefield"][0]["types"]
-        assert any(s.event in ("sba.lethal-damage", "sba.deathtouch")
+        assert any(s.event in ("sba.lethal-damage", "sba.deathtouch", "sba.zero-toughness",
+                               "trigger.deathtouch-destroys")
                    and s.data.get("object") == "pw" for s in trace.steps)
 
 
@@ -181,6 +191,9 @@ def test_assignment_generators_and_checkers_agree(board: dict[str, Any], era_key
         for recipient in opts.recipients:
             best = max((a.get(recipient, 0) for a in legal), default=0)
             assert cb.max_damage_to(era, state, attacker, recipient) == best, recipient
+            most = cb.assignment_most_to(era, state, attacker, recipient)
+            assert cb.assignment_violation(era, state, attacker, most) is None, most
+            assert most.get(recipient, 0) == best, (recipient, most)
         # The checker refuses what the generator leaves out.
         for combo in cb._compositions(opts.power, len(opts.recipients)):
             candidate = {r: n for r, n in zip(opts.recipients, combo, strict=True) if n}

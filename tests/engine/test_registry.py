@@ -68,7 +68,7 @@ def test_every_query_kind_is_one_module_with_a_whole_spec(kind: str) -> None:
 
 
 def test_the_runner_sets_come_from_the_specs() -> None:
-    assert QUIET_ACTIONS == {"attack", "block", "order", "assign", "choose"}
+    assert QUIET_ACTIONS == {"attack", "block", "order", "assign", "choose", "prevent"}
     assert DECLARATIONS == {"attack", "block", "order"}
 
 

@@ -118,7 +118,7 @@ def test_feedback_shows_the_trace_with_rule_numbers_of_the_era(client: Client, l
     assert response.status_code == 200
     assert 'id="answer-area"' in html and "<html" not in html and "<svg" not in html
     assert '<ol class="trace-steps">' in html and "&lt;ol" not in html
-    assert "306.6" in html  # planeswalkers can be attacked, as numbered from Magic 2010
+    assert "508.1" in html  # the attack declaration, as numbered from Magic 2010
     assert "509.1a" in html
 
 

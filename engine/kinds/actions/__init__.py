@@ -27,16 +27,18 @@ from engine.kinds.actions import (
     next_turn,
     order,
     planeswalk,
+    prevent,
     roll_planar_die,
     step,
 )
 from engine.kinds.base import Action, ActionSpec, ParseContext, PerformContext
+from engine.replacement import check_order, reset_order, set_order
 from engine.state import GameState, Obj
 from engine.trace import Trace
 
 ACTIONS: dict[str, ActionSpec[Any]] = {spec.name: spec for spec in (
     attack.SPEC, block.SPEC, order.SPEC, assign.SPEC, combat_damage.SPEC, cast.SPEC,
-    damage.SPEC, activate.SPEC, enter.SPEC, move.SPEC, control.SPEC, counters.SPEC,
+    damage.SPEC, prevent.SPEC, activate.SPEC, enter.SPEC, move.SPEC, control.SPEC, counters.SPEC,
     become.SPEC, choose.SPEC, step.SPEC, next_turn.SPEC, roll_planar_die.SPEC,
     planeswalk.SPEC,
 )}
@@ -72,11 +74,24 @@ def parse_action(item: Any, path: str, state: GameState, known: set[str], err: E
     return Action(kind, at, value)
 
 
+_NO_FIELD: Any = object()
+
+
 def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
             new_obj: Obj | None = None, keep: tuple[str, ...] = ()) -> GameState:
     """Perform one action (without the state-based actions that follow it)."""
     spec = ACTIONS.get(action.kind)
     if spec is None:
         raise DocumentError.at(action.path, f"unknown action {action.kind!r}")
-    return spec.perform(era, state, trace, action.value,
-                        PerformContext(action.path, new_obj, keep))
+    order = getattr(action.value, "replacement_order", _NO_FIELD)  # 616.1
+    if order is _NO_FIELD:  # an action that deals no damage itself
+        return spec.perform(era, state, trace, action.value,
+                            PerformContext(action.path, new_obj, keep))
+    if order:
+        check_order(state, order, f"{action.path}.replacement_order")
+    token = set_order(order, f"{action.path}.replacement_order")
+    try:
+        return spec.perform(era, state, trace, action.value,
+                            PerformContext(action.path, new_obj, keep))
+    finally:
+        reset_order(token)

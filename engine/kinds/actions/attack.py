@@ -1,4 +1,5 @@
-"""`attack: {ATTACKER: TARGET, ...}`: declare attackers (508)."""
+"""`attack: {ATTACKER: TARGET, ...}`: declare attackers (508); `attack: {}` declares no
+attackers (508.1a: "which creatures ..., if any, will attack")."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ class Attack:
 
 
 def parse(ctx: ParseContext, args: Any, path: str) -> Attack | None:
-    if not ctx.mapping(args, path, "attack"):
+    if not isinstance(args, dict):
+        ctx.add(path, "`attack` takes a mapping ATTACKER: TARGET (`{}` for no attackers)")
         return None
     for a, t in args.items():
         ctx.obj_ref(a, f"{path}.{a}")
@@ -40,7 +42,7 @@ def parse(ctx: ParseContext, args: Any, path: str) -> Attack | None:
 def perform(era: type[Era], state: GameState, trace: Trace, value: Attack,
             at: PerformContext) -> GameState:
     decl = dict(value.targets)
-    if state.combat is not None and state.combat.attackers:
+    if state.combat is not None:  # a declaration, even of no attackers, was made
         raise illegal(at.path, era, "combat.declare-attackers", "attack.twice",
                       "attackers were already declared this combat")
     if step_index(state.turn.step) > step_index("declare-attackers"):

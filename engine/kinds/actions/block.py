@@ -1,4 +1,5 @@
-"""`block: {BLOCKER: ATTACKER, ...}`: declare blockers (509)."""
+"""`block: {BLOCKER: ATTACKER, ...}`: declare blockers (509); `block: {}` declares no
+blockers (509.1a: "which creatures ..., if any, will block")."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ class Block:
 
 
 def parse(ctx: ParseContext, args: Any, path: str) -> Block | None:
-    if not ctx.mapping(args, path, "block"):
+    if not isinstance(args, dict):
+        ctx.add(path, "`block` takes a mapping BLOCKER: ATTACKER (`{}` for no blockers)")
         return None
     for b, a in args.items():
         ctx.obj_ref(b, f"{path}.{b}")

@@ -1,5 +1,6 @@
 """`combat_damage: {}`: the remaining combat damage steps (510); `{step: first-strike}`
-only the first-strike one (510.4)."""
+only the first-strike one (510.4); `replacement_order` orders the replacement and
+prevention effects that apply to the same damage (616.1)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,10 @@ from engine.kinds.base import (
     ParseContext,
     PerformContext,
     gettext_noop,
+    listed,
+    present,
 )
+from engine.replacement import order_schema, parse_order
 from engine.state import GameState
 from engine.trace import Trace
 
@@ -29,6 +33,8 @@ from engine.trace import Trace
 class CombatDamage:
     first_strike_only: bool = False
     """Only the first-strike combat damage step."""
+    replacement_order: tuple[str, ...] | None = None
+    """The affected players' order for the effects that apply (616.1)."""
 
 
 def parse(ctx: ParseContext, args: Any, path: str) -> CombatDamage | None:
@@ -37,10 +43,11 @@ def parse(ctx: ParseContext, args: Any, path: str) -> CombatDamage | None:
     if not isinstance(args, dict):
         ctx.add(path, "`combat_damage` takes {} or {step: first-strike}")
         return None
-    ctx.fields(args, path, ("step",), ())
+    ctx.fields(args, path, ("step", "replacement_order"), ())
     if "step" in args and args["step"] != "first-strike":
         ctx.add(f"{path}.step", "the only step to name is `first-strike`")
-    return CombatDamage(args.get("step") == "first-strike")
+    order = parse_order(ctx.add, args.get("replacement_order"), f"{path}.replacement_order")
+    return CombatDamage(args.get("step") == "first-strike", order)
 
 
 def perform(era: type[Era], state: GameState, trace: Trace, value: CombatDamage,
@@ -87,20 +94,25 @@ def schema() -> sp.Schema:
     return {"description": "Perform the remaining combat damage steps; `{step: first-strike}` "
                            "performs only the first-strike step.",
             "anyOf": [{"type": "null"},
-                      sp.fields("", {"step": {"const": "first-strike"}})]}
+                      sp.fields("", {"step": {"const": "first-strike"},
+                                     "replacement_order": order_schema()})]}
 
 
 def to_args(data: Mapping[str, Any]) -> Any:
-    return {"step": "first-strike"} if data.get("first_strike") else {}
+    return present(("step", "first-strike" if data.get("first_strike") else None),
+                   ("replacement_order", listed(data.get("replacement_order")) or None))
 
 
 def from_args(args: Any) -> dict[str, Any] | None:
     a = args if isinstance(args, dict) else {}
-    return {"first_strike": a.get("step") == "first-strike"}
+    return {"first_strike": a.get("step") == "first-strike",
+            "replacement_order": ", ".join(a.get("replacement_order") or [])}
 
 
 SPEC: ActionSpec[CombatDamage] = ActionSpec(
     name="combat_damage", parse=parse, perform=perform, schema=schema,
     editor=Editor((EditorField("first_strike", "bool",
-                               gettext_noop("Only the first-strike damage step")),),
+                               gettext_noop("Only the first-strike damage step")),
+                   EditorField("replacement_order", "list",
+                               gettext_noop("Replacement order"))),
                   to_args, from_args))

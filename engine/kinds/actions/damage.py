@@ -1,5 +1,6 @@
-"""`damage: {source, to, amount}`: a damage event from a source (an effect the scenario
-does not model as a card, 120)."""
+"""`damage: {source, to, amount, combat, redirect_to, replacement_order}`: a damage event
+from a source (an effect the scenario does not model as a card, 120), modified by the
+replacement and prevention effects that apply (616.1)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from engine.kinds.base import (
     ParseContext,
     PerformContext,
     gettext_noop,
+    listed,
     present,
 )
+from engine.replacement import order_schema, parse_order
 from engine.state import GameState
 from engine.trace import Trace
 
@@ -33,14 +36,16 @@ class Damage:
     combat: bool = False
     redirect_to: str | None = None
     """A planeswalker to redirect it to (the redirection rule, before dom-2018)."""
+    replacement_order: tuple[str, ...] | None = None
+    """The affected player's order for the effects that apply (616.1)."""
 
 
 def parse(ctx: ParseContext, args: Any, path: str) -> Damage | None:
     if not isinstance(args, dict):
         ctx.add(path, "`damage` takes a mapping {source, to, amount}")
         return None
-    ctx.fields(args, path, ("source", "to", "amount", "combat", "redirect_to"),
-               ("source", "to", "amount"))
+    ctx.fields(args, path, ("source", "to", "amount", "combat", "redirect_to",
+                            "replacement_order"), ("source", "to", "amount"))
     if "source" in args:
         ctx.obj_ref(args["source"], f"{path}.source")
     if "to" in args:
@@ -50,8 +55,9 @@ def parse(ctx: ParseContext, args: Any, path: str) -> Damage | None:
         ctx.add(f"{path}.combat", "`combat` must be true or false")
     if args.get("redirect_to") is not None:
         ctx.obj_ref(args["redirect_to"], f"{path}.redirect_to")
+    order = parse_order(ctx.add, args.get("replacement_order"), f"{path}.replacement_order")
     return Damage(args.get("source", ""), args.get("to", ""), args.get("amount", 0),
-                  bool(args.get("combat", False)), args.get("redirect_to"))
+                  bool(args.get("combat", False)), args.get("redirect_to"), order)
 
 
 def perform(era: type[Era], state: GameState, trace: Trace, value: Damage,
@@ -94,6 +100,7 @@ def schema() -> sp.Schema:
         "redirect_to": {"description": "A planeswalker to redirect it to (redirection "
                                        "rule, before dom-2018).",
                         "type": ["string", "null"]},
+        "replacement_order": order_schema(),
     }, ("source", "to", "amount"))
 
 
@@ -101,14 +108,16 @@ def to_args(data: Mapping[str, Any]) -> Any:
     return present(("source", data.get("source")), ("to", data.get("to")),
                    ("amount", data.get("amount")),
                    ("combat", True if data.get("combat") else None),
-                   ("redirect_to", data.get("redirect_one") or None))
+                   ("redirect_to", data.get("redirect_one") or None),
+                   ("replacement_order", listed(data.get("replacement_order")) or None))
 
 
 def from_args(args: Any) -> dict[str, Any] | None:
     a = args if isinstance(args, dict) else {}
     return {"source": a.get("source", ""), "to": a.get("to", ""),
             "amount": a.get("amount"), "combat": bool(a.get("combat")),
-            "redirect_one": a.get("redirect_to") or ""}
+            "redirect_one": a.get("redirect_to") or "",
+            "replacement_order": ", ".join(a.get("replacement_order") or [])}
 
 
 SPEC: ActionSpec[Damage] = ActionSpec(
@@ -119,4 +128,5 @@ SPEC: ActionSpec[Damage] = ActionSpec(
         EditorField("amount", "int", gettext_noop("Amount")),
         EditorField("combat", "bool", gettext_noop("Combat damage")),
         EditorField("redirect_one", "id", gettext_noop("Redirect to planeswalker")),
+        EditorField("replacement_order", "list", gettext_noop("Replacement order")),
     ), to_args, from_args))

@@ -1,5 +1,6 @@
 """`next_turn: {}`: the next player's turn (or team's, in Two-Headed Giant) begins, at its
-first main phase: combat ends, the cleanup step (514), then the untap step (502)."""
+first main phase: combat ends, the end step's abilities trigger (513), the cleanup step
+(514), then the untap step (502)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from engine import schema_parts as sp
 from engine.eras import Era
 from engine.kinds.base import ActionSpec, Editor, ParseContext, PerformContext
 from engine.planechase import plane_statics
-from engine.state import GameState, evolve
+from engine.state import GameState, evolve, step_index
 from engine.trace import Trace
-from engine.turns import cleanup, end_combat
+from engine.turns import cleanup, end_combat, end_step
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: NextTurn,
         state = cb.resolve_pending(era, state, trace)
     if state.combat is not None:
         state = end_combat(state, trace)
+    if step_index(state.turn.step) < step_index("end"):
+        # The turn passes its end step: its "at the beginning of" abilities (513, 603.2b).
+        state = end_step(era, evolve(state, turn=evolve(state.turn, step="end")), trace)
     state = cleanup(state, trace)
     order = list(state.players)
     current = state.turn.active
@@ -57,7 +61,8 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: NextTurn,
                   player=nxt)
     if state.planechase is not None:
         state = evolve(state, planechase=evolve(state.planechase, rolls={}))
-    return evolve(state, objects=objects, activated=frozenset(), combat=None,
+    return evolve(state, objects=objects, activated={}, loyalty_activators=frozenset(),
+                  extra_activations={}, combat=None,
                   turn=evolve(state.turn, active=nxt, step="main1",
                               number=state.turn.number + 1))
 

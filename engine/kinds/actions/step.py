@@ -1,5 +1,6 @@
 """`step: STEP`: advance to a later step of this turn (500); passing the end of combat
-ends it (511), and the cleanup step removes damage (514)."""
+ends it (511), the beginning of the end step triggers its abilities (513), and the
+cleanup step removes damage (514)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from engine.kinds.base import (
 )
 from engine.state import STEPS, GameState, evolve, step_index
 from engine.trace import Trace
-from engine.turns import cleanup, end_combat
+from engine.turns import cleanup, end_combat, end_step
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,9 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: Step,
         state = cb.resolve_pending(era, state, trace)
     if step_index(target) > step_index("end-of-combat") and state.combat is not None:
         state = end_combat(state, trace)
+    if step_index(target) >= step_index("end") > step_index(state.turn.step):
+        # The end step begins: its "at the beginning of" abilities (513, 603.2b).
+        state = end_step(era, evolve(state, turn=evolve(state.turn, step="end")), trace)
     if target == "cleanup":
         state = cleanup(state, trace)
     trace.add(None, "turn.step", step=target)

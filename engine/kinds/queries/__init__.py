@@ -21,6 +21,7 @@ from engine.kinds.queries import (
     face_up_plane,
     legal,
     life,
+    lost,
     loyalty,
     max_damage_to,
     planar_controller,
@@ -36,7 +37,7 @@ QUERIES: dict[str, QuerySpec[Any]] = {spec.name: spec for spec in (
     life.SPEC, loyalty.SPEC, damage.SPEC, counters.SPEC, zone.SPEC, controller.SPEC,
     attacking.SPEC, blocked.SPEC, legal.SPEC, tapped.SPEC, types.SPEC, count.SPEC,
     max_damage_to.SPEC, attack_targets.SPEC, face_up_plane.SPEC, planar_controller.SPEC,
-    roll_cost.SPEC, subtypes.SPEC,
+    roll_cost.SPEC, subtypes.SPEC, lost.SPEC,
 )}
 QUERY_KINDS = {name: spec.value_type for name, spec in QUERIES.items()}
 """Each query kind -> what it answers: ``int``, ``bool``, ``str`` (an id) or ``list``."""
