@@ -18,7 +18,7 @@ trigger resolves, after state-based actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.cards import Card
 from engine.eras import Era
@@ -60,16 +60,19 @@ def deal_damage_all(era: type[Era], state: GameState, trace: Trace,
 
 
 def _deal(era: type[Era], state: GameState, trace: Trace, events: tuple[DamageEvent, ...],
-          redirect: Redirect | None) -> tuple[GameState, list[str]]:
-    """Replace, then deal, each event; returns the new state and who was dealt each
-    event's damage (its recipient if all of it was prevented)."""
-    for source, _recipient, amount, _combat in events:
-        if source.infect and amount > 0 and not era.keyword_exists("infect"):
-            raise DocumentError(ErrorItem(
-                "", f"{source.id} has infect, a keyword that doesn't exist in the {era.name} "
-                    f"rules (it arrived with Scars of Mirrodin, 2010-10-01)", None, era.key))
+          redirect: Redirect | None) -> tuple[GameState, Sequence[DamageEvent]]:
+    """Replace, then deal, each event; returns the new state and the events as dealt
+    (each one's recipient is who was dealt its damage, or its own recipient if all of it
+    was prevented)."""
+    if not era.keyword_exists("infect"):
+        for source, _recipient, amount, _combat in events:
+            if source.infect and amount > 0:
+                raise DocumentError(ErrorItem(
+                    "", f"{source.id} has infect, a keyword that doesn't exist in the "
+                        f"{era.name} rules (it arrived with Scars of Mirrodin, 2010-10-01)",
+                    None, era.key))
     if not state.shields and redirect is None and not may_apply_any(state, events):
-        return _results(era, state, trace, events), [r for _s, r, _n, _c in events]
+        return _results(era, state, trace, events), events
     if state.shields and len(events) > 1:
         _check_shared_shields(era, state, events)
     final: list[DamageEvent] = []
@@ -83,7 +86,7 @@ def _deal(era: type[Era], state: GameState, trace: Trace, events: tuple[DamageEv
             final.append((event.source, event.recipient, event.amount, event.combat))
         else:
             final.append((source, recipient, amount, combat))
-    return _results(era, state, trace, final), [r for _s, r, _n, _c in final]
+    return _results(era, state, trace, final), final
 
 
 def _check_shared_shields(era: type[Era], state: GameState,
@@ -244,4 +247,4 @@ def damage_to_player(era: type[Era], state: GameState, trace: Trace, source: Sou
             trace.add(None, "redirect.no-rule", player=player, planeswalker=redirect_to,
                       removed_rule="pw.redirection")
     state, dealt = _deal(era, state, trace, ((source, player, amount, False),), redirect)
-    return state, dealt[0]
+    return state, dealt[0][1]

@@ -85,9 +85,26 @@ def play(era: type[Era], variant: Variant) -> tuple[GameState, Trace]:
     return state, trace
 
 
+_AT_REST: dict[tuple[int, str], GameState] = {}
+"""Setup boards found at rest, by (identity, era): a parsed variant is run again and again
+(every question page, every era of a check) and its board never changes. The value keeps
+the state alive, so its identity can't be reused while it is here."""
+_AT_REST_SIZE = 1024
+
+
 def _check_resting_board(era: type[Era], state: GameState) -> None:
     """A setup board is a game at rest: no state-based action may apply to it in the era
     simulated (two Jaces under the old global uniqueness rule can't both be there)."""
+    key = (id(state), era.key)
+    if _AT_REST.get(key) is state:
+        return
+    _board_at_rest(era, state)
+    if len(_AT_REST) >= _AT_REST_SIZE:
+        _AT_REST.clear()
+    _AT_REST[key] = state
+
+
+def _board_at_rest(era: type[Era], state: GameState) -> None:
     probe = Trace(era)
     try:
         after, _ = sba.check(era, state, probe)

@@ -91,6 +91,7 @@ def _state_based_actions(era: type[Era], state: GameState, trace: Trace,
         sieges: list[str] = []
         touched: list[str] = []  # dealt deathtouch damage since the last check (704.5h)
         pw_legendary = era.planeswalkers_legendary
+        battles = era.battles
         for obj in state.objects.values():  # with_object copies: safe to iterate
             if obj.zone != "battlefield":
                 continue
@@ -118,7 +119,7 @@ def _state_based_actions(era: type[Era], state: GameState, trace: Trace,
             if "legendary" in obj.supertypes or (
                     pw_legendary and obj.pw_errata and "planeswalker" in types):
                 legends.append(obj)  # is_legendary, inlined: this loop is hot
-            if era.battles and "battle" in types and obj.counters.get("defense", 0) <= 0:
+            if battles and "battle" in types and counters.get("defense", 0) <= 0:
                 if obj.last_defense_removed and is_siege(obj):
                     sieges.append(obj.id)  # its own trigger is waiting: not 704.5v
                 else:

@@ -76,16 +76,16 @@ def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
         state = remove_from_combat(state, oid, trace, "left-battlefield")
     if zone == "library" or obj.zone == "library":
         state = _libraries_after(state, obj, zone)
-    power, toughness = obj.power, obj.toughness
-    if obj.eot_pt != (0, 0):
-        power = None if power is None else power - obj.eot_pt[0]
-        toughness = None if toughness is None else toughness - obj.eot_pt[1]
     moved = evolve(
         obj, zone=zone, generation=obj.generation + 1, damage=0, deathtouched=False,
-        counters={}, tapped=False, controller=obj.owner, sick=False, power=power,
-        toughness=toughness, eot_pt=(0, 0), eot_controller=None,
-        keywords=obj.keywords - obj.eot_keywords, eot_keywords=frozenset(),
+        counters={}, tapped=False, controller=obj.owner, sick=False, eot_controller=None,
     )
+    if obj.eot_pt != (0, 0) or obj.eot_keywords:  # "until end of turn" changes end too
+        dp, dt = obj.eot_pt
+        moved = evolve(moved, power=None if obj.power is None else obj.power - dp,
+                       toughness=None if obj.toughness is None else obj.toughness - dt,
+                       eot_pt=(0, 0), keywords=obj.keywords - obj.eot_keywords,
+                       eot_keywords=frozenset())
     if obj.printed is not None or obj.last_defense_removed:
         # A copy effect or `become` changed it: off the battlefield it is its card again.
         moved = evolve(moved, **(obj.printed or {}), printed=None, copiable=None,
