@@ -243,3 +243,30 @@ def test_a_seed_gets_the_variant_its_values_build(seed: int) -> None:
     assert (fresh.state, fresh.actions, fresh.questions) == (
         variant.state, variant.actions, variant.questions)
     assert PARAM_SCENARIO.variant(variant.seed) is variant
+
+
+def _damage_to(trace: Trace, player: str) -> int:
+    return sum(s.data["amount"] for s in trace.steps
+               if s.event in ("damage.player", "damage.poison") and s.data["player"] == player)
+
+
+@FAST
+@given(board=boards(), era_key=st.sampled_from(ERA_KEYS),
+       shield=st.integers(min_value=1, max_value=12))
+def test_a_prevention_shield_takes_exactly_its_amount(board: dict[str, Any], era_key: str,
+                                                      shield: int) -> None:
+    """615.7: a shield on Bob prevents the next N damage that would be dealt to him this
+    turn, whatever deals it and in however many combat damage steps: the damage he is
+    dealt is what he would have been dealt, less N, never below zero. Nothing else in the
+    combat changes (the shield touches no other recipient)."""
+    label(board, era_key)
+    _state, plain = play_board(era_key, board)
+    shielded = {**board, "actions": [{"prevent": {"id": "salve", "to": "bob",
+                                                  "amount": shield}}, *board["actions"]]}
+    state, trace = play_board(era_key, shielded)
+    event("the shield prevents some damage" if _damage_to(plain, "bob") else
+          "Bob is dealt no damage anyway")
+    assert _damage_to(trace, "bob") == max(0, _damage_to(plain, "bob") - shield)
+    prevented = sum(s.data["amount"] for s in trace.steps if s.event == "damage.prevented")
+    assert prevented == min(shield, _damage_to(plain, "bob"))
+    assert state.obj("pw").counter("loyalty") == _state.obj("pw").counter("loyalty")

@@ -10,7 +10,7 @@ from typing import Any
 from engine import combat as cb
 from engine import schema_parts as sp
 from engine.eras import Era
-from engine.errors import illegal, raise_violation
+from engine.errors import DocumentError, illegal, raise_violation
 from engine.kinds.base import (
     ActionSpec,
     ParseContext,
@@ -53,6 +53,13 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: Attack,
     for attacker, target in decl.items():
         raise_violation(f"{at.path}.{attacker}", era,
                         cb.attack_violation(era, state, attacker, target, targets))
+        obj = state.objects.get(attacker)
+        if obj is not None and "annihilator" in obj.keywords:
+            # Never skip an effect silently: its attack trigger is not modelled.
+            raise DocumentError.at(f"{at.path}.{attacker}", (
+                f"{attacker} has annihilator (“whenever this creature attacks, defending "
+                f"player sacrifices a permanent”), a triggered ability the engine does not "
+                f"model"))
     return cb.declare_attackers(era, state, trace, decl)
 
 

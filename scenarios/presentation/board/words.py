@@ -12,10 +12,10 @@ from __future__ import annotations
 import threading
 
 from django.utils.text import capfirst
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.utils.translation import ngettext as django_ngettext
 
-from engine import GameState, Obj, effective_power
+from engine import GameState, Obj, UnknownCard, effective_power, find_card
 from scenarios.caches import memo
 
 LOCAL = threading.local()
@@ -48,7 +48,8 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 TYPE_ORDER = ("artifact", "enchantment", "land", "planeswalker", "battle", "creature")
 KEYWORD_ORDER = ("flying", "reach", "first-strike", "double-strike", "trample-over-planeswalkers",
                  "trample", "deathtouch", "lifelink", "vigilance", "haste", "menace",
-                 "indestructible", "defender", "hexproof", "shroud")
+                 "indestructible", "defender", "hexproof", "shroud", "infect", "wither",
+                 "annihilator")
 ZONE_ORDER = ("hand", "graveyard", "exile", "library", "stack")
 
 TYPE_WORDS = {
@@ -66,8 +67,24 @@ KEYWORD_WORDS = {
     "flying": gettext_noop("flying"), "reach": gettext_noop("reach"),
     "menace": gettext_noop("menace"), "indestructible": gettext_noop("indestructible"),
     "defender": gettext_noop("defender"), "hexproof": gettext_noop("hexproof"),
-    "shroud": gettext_noop("shroud"),
+    "shroud": gettext_noop("shroud"), "infect": gettext_noop("infect"),
+    "wither": gettext_noop("wither"), "annihilator": gettext_noop("annihilator"),
 }
+PROTECTION_WORDS = {
+    "white": gettext_noop("protection from white"), "blue": gettext_noop("protection from blue"),
+    "black": gettext_noop("protection from black"), "red": gettext_noop("protection from red"),
+    "green": gettext_noop("protection from green"),
+    "everything": gettext_noop("protection from everything"),
+    "creatures": gettext_noop("protection from creatures"),
+    "planeswalkers": gettext_noop("protection from planeswalkers"),
+    "artifacts": gettext_noop("protection from artifacts"),
+    "enchantments": gettext_noop("protection from enchantments"),
+    "instants": gettext_noop("protection from instants"),
+    "sorceries": gettext_noop("protection from sorceries"),
+    "lands": gettext_noop("protection from lands"),
+    "battles": gettext_noop("protection from battles"),
+}
+"""Protection (702.16) as the board shows it; from a card's name: "protection from NAME"."""
 ZONE_LABELS = {
     "hand": gettext_noop("Hand: %(n)d"), "graveyard": gettext_noop("Graveyard: %(n)d"),
     "exile": gettext_noop("Exile: %(n)d"), "library": gettext_noop("Library: %(n)d"),
@@ -79,7 +96,22 @@ def type_word(t: str) -> str:
     return _(TYPE_WORDS[t]) if t in TYPE_WORDS else t
 
 
+def _card_name(slug: str) -> str:
+    """A catalog card's printed name in the reader's language (its slug if unknown)."""
+    try:
+        names = find_card(slug).name
+    except UnknownCard:
+        return slug
+    language = getattr(LOCAL, "language", "") or get_language() or "en"
+    return names.get(language.split("-")[0]) or names.get("en") or slug
+
+
 def keyword_word(k: str) -> str:
+    if k.startswith("protection:"):
+        quality = k.split(":", 1)[1]
+        if quality in PROTECTION_WORDS:
+            return _(PROTECTION_WORDS[quality])
+        return _("protection from %(name)s") % {"name": _card_name(quality)}
     return _(KEYWORD_WORDS[k]) if k in KEYWORD_WORDS else k.replace("-", " ")
 
 
@@ -118,7 +150,7 @@ def object_keywords(o: Obj) -> list[str]:
     if "trample-over-planeswalkers" in kws:
         kws.discard("trample")
     known = [k for k in KEYWORD_ORDER if k in kws]
-    return known + sorted(kws - set(known))
+    return known + sorted(kws - set(known)) + [f"protection:{q}" for q in sorted(o.protection)]
 
 
 def object_types(o: Obj) -> list[str]:
