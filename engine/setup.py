@@ -26,6 +26,7 @@ from engine.state import (
     Player,
     Team,
     Turn,
+    make_obj,
 )
 from engine.texts import parse_text
 
@@ -324,7 +325,8 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
     kwset = frozenset(keywords)
     if "trample-over-planeswalkers" in kwset:
         kwset |= {"trample"}
-    instances = {kw: keywords.count(kw) for kw in kwset if keywords.count(kw) > 1}
+    instances = ({kw: keywords.count(kw) for kw in kwset if keywords.count(kw) > 1}
+                 if len(keywords) != len(kwset) else {})  # a keyword listed twice
     colors = listf("colors", None)
     if colors is None:
         colors = sorted(card.colors) if card else []
@@ -374,7 +376,7 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
     protector = raw.get("protector")
     if len(err.items) > n_before:
         return None
-    obj = Obj(
+    obj = make_obj(  # Obj(...), faster: every variant of a check builds its objects
         id=oid, name=name, types=frozenset(types), controller=str(controller),
         owner=str(owner), zone=zone, card=card.slug if card else None,
         subtypes=tuple(listf("subtypes", list(card.subtypes) if card else [])),

@@ -9,8 +9,8 @@ stored board can be resolved under every era.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, NamedTuple
 
 
 def evolve[T](obj: T, **changes: Any) -> T:
@@ -217,11 +217,11 @@ class Turn:
     number: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """Last known information about a source of damage: what the rules ask of it as the
     damage is dealt (keyword instances where each one triggers, colors and types for
-    protection, its card for protection from a name)."""
+    protection, its card for protection from a name). A named tuple: built for every
+    damage event, and a tuple is the cheapest immutable value to build."""
 
     id: str
     controller: str
@@ -465,6 +465,28 @@ def with_counters(obj: Obj, kind: str, delta: int) -> Obj:
 
 def step_index(step: str) -> int:
     return STEPS.index(step)
+
+
+
+_OBJ_FIELDS = {f.name: f for f in fields(Obj)}
+_OBJ_DEFAULTS = {name: f.default for name, f in _OBJ_FIELDS.items()
+                 if f.default is not MISSING}
+_OBJ_FACTORIES = {name: f.default_factory for name, f in _OBJ_FIELDS.items()
+                  if f.default_factory is not MISSING}
+_OBJ_REQUIRED = frozenset(_OBJ_FIELDS) - frozenset(_OBJ_DEFAULTS) - frozenset(_OBJ_FACTORIES)
+
+
+def make_obj(**values: Any) -> Obj:
+    """``Obj(**values)`` without the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` per field: about three times slower), for the setup of every
+    variant; the same checks of the field names."""
+    if not values.keys() <= _OBJ_FIELDS.keys() or not _OBJ_REQUIRED <= values.keys():
+        raise TypeError(f"Obj fields: unknown {sorted(values.keys() - _OBJ_FIELDS.keys())}, "
+                        f"missing {sorted(_OBJ_REQUIRED - values.keys())}")
+    attrs = _OBJ_DEFAULTS | {k: f() for k, f in _OBJ_FACTORIES.items() if k not in values}
+    new: Obj = object.__new__(Obj)
+    _set_attr(new, "__dict__", attrs | values)
+    return new
 
 
 _SHARED_KEYS.update((GameState, Combat))

@@ -285,3 +285,20 @@ def test_a_number_that_is_not_finite_is_refused() -> None:
         parse(doc)
     assert [(e.path, e.message) for e in info.value.items] == [
         ("questions[0].expect", "must be a finite number")]
+
+
+def test_make_obj_builds_what_the_dataclass_builds() -> None:
+    """engine.state.make_obj skips the frozen __init__ for speed: same value, same checks."""
+    import pytest
+
+    from engine.state import Obj, make_obj
+
+    values = {"id": "x", "name": {"en": "X"}, "types": frozenset({"creature"}),
+              "controller": "a", "owner": "a", "power": 2, "toughness": 2}
+    made = make_obj(**values)
+    assert made == Obj(**values)  # type: ignore[arg-type]
+    assert made.counters == {} and made.counters is not make_obj(**values).counters
+    with pytest.raises(TypeError):
+        make_obj(**values, colour="red")
+    with pytest.raises(TypeError):
+        make_obj(id="x")
