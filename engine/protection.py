@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from operator import attrgetter
 
 from engine.cards import Effect, catalog, find_card
 from engine.errors import DocumentError
@@ -59,10 +60,15 @@ def _static_kinds() -> dict[str, frozenset[str]]:
             for slug, card in catalog().items() if card.statics}
 
 
+_card_of = attrgetter("card")
+
+
 def card_statics(state: GameState, kind: str) -> Iterator[tuple[Obj, Effect]]:
     """The modelled static abilities of this kind of the catalog cards on the battlefield
     (they apply while the permanent is on the battlefield), with their permanents."""
     kinds = _static_kinds()
+    if kinds.keys().isdisjoint(map(_card_of, state.objects.values())):
+        return  # the common case, looked at in one pass in C: no such card in the game
     for obj in state.objects.values():
         if obj.card in kinds and obj.zone == "battlefield" and kind in kinds[obj.card]:
             for effect in find_card(obj.card).statics:
@@ -74,6 +80,8 @@ def has_statics(state: GameState, kinds: tuple[str, ...]) -> bool:
     """Whether a permanent on the battlefield has a modelled static ability of one of these
     kinds (one pass, for the common case of none)."""
     static_kinds = _static_kinds()
+    if static_kinds.keys().isdisjoint(map(_card_of, state.objects.values())):
+        return False  # the common case, looked at in one pass in C
     for obj in state.objects.values():
         if (obj.card in static_kinds and obj.zone == "battlefield"
                 and not static_kinds[obj.card].isdisjoint(kinds)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from engine.damage_triggers import resolve_next
 from engine.eras import Era
@@ -19,6 +20,8 @@ from engine.state import GameState, Obj, evolve, with_counters
 from engine.trace import Trace
 from engine.triggers import catalog_triggers, trigger_cards
 from engine.zones import move_object
+
+_card_of = attrgetter("card")
 
 
 @dataclass(slots=True)
@@ -58,7 +61,7 @@ def check(era: type[Era], state: GameState, trace: Trace,
     for (see ``_state_based_actions``)."""
     state, asked = _state_based_actions(era, state, trace, keep)
     if not state.triggers and trigger_cards().isdisjoint(
-            [o.card for o in state.objects.values()]):
+            map(_card_of, state.objects.values())):
         trace.seen = len(trace.steps)  # the common case: nothing here can trigger
         return state, asked
     for _ in range(64):

@@ -328,12 +328,13 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
     instances = ({kw: keywords.count(kw) for kw in kwset if keywords.count(kw) > 1}
                  if len(keywords) != len(kwset) else {})  # a keyword listed twice
     colors = listf("colors", None)
-    if colors is None:
-        colors = sorted(card.colors) if card else []
-    for i, color in enumerate(colors):
-        if color not in COLORS:
-            err.add(f"{path}.colors[{i}]", f"unknown color {color!r}; known: "
-                                           f"{', '.join(COLORS)}")
+    if colors is None:  # the card's own (202.2), known to be right
+        colors = card.colors if card else ()
+    else:
+        for i, color in enumerate(colors):
+            if color not in COLORS:
+                err.add(f"{path}.colors[{i}]", f"unknown color {color!r}; known: "
+                                               f"{', '.join(COLORS)}")
     protection = parse_qualities(raw.get("protection"), f"{path}.protection", err,
                                  card.protection if card else frozenset())
     chosen_name = raw.get("chosen_name")
@@ -401,8 +402,9 @@ def parse_object(raw: Any, path: str, zone: str, players: Mapping[str, Player],
         err.add(f"{path}.counters", f"{oid} is a planeswalker on the battlefield: it has exactly "
                                     f"the counters written in setup, so give "
                                     f"`counters: {{loyalty: N}}` (N at least 1)")
-    if zone == "battlefield" and card is not None and obj.chosen_name is None and any(
-            e.kind == "protection-from-chosen-name" for e in card.statics):
+    if (zone == "battlefield" and card is not None and card.statics
+            and obj.chosen_name is None
+            and any(e.kind == "protection-from-chosen-name" for e in card.statics)):
         err.add(f"{path}.chosen_name", f"{oid} is {card.name['en']}: give the card name chosen "
                                        f"as it entered, `chosen_name: SLUG`")
     if zone == "battlefield" and obj.is_battle and obj.protector is None:

@@ -243,9 +243,11 @@ class Source(NamedTuple):
             return cls(obj.id, obj.controller, obj.instances_of("deathtouch"),
                        obj.instances_of("lifelink"), "infect" in keywords,
                        "wither" in keywords, obj.colors, obj.types, obj.card or obj.id)
-        return cls(obj.id, obj.controller, 1 if "deathtouch" in keywords else 0,
-                   1 if "lifelink" in keywords else 0, "infect" in keywords,
-                   "wither" in keywords, obj.colors, obj.types, obj.card or obj.id)
+        # tuple.__new__ directly: the named tuple's own __new__ is a Python function
+        return tuple.__new__(cls, (obj.id, obj.controller, 1 if "deathtouch" in keywords else 0,
+                                   1 if "lifelink" in keywords else 0, "infect" in keywords,
+                                   "wither" in keywords, obj.colors, obj.types,
+                                   obj.card or obj.id))
 
 
 @dataclass(frozen=True)
