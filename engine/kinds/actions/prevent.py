@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import schema_parts as sp
-from engine.cards import Effect
 from engine.document import MAX_NUMBER, OBJECT_ID, is_int
-from engine.effects import handles
 from engine.eras import Era
 from engine.errors import DocumentError
 from engine.kinds.base import (
@@ -25,7 +23,7 @@ from engine.kinds.base import (
     gettext_noop,
     present,
 )
-from engine.prevention import add_shield, shield_from_effect
+from engine.prevention import add_shield
 from engine.state import GameState, Shield
 from engine.trace import Trace
 
@@ -86,24 +84,6 @@ def perform(era: type[Era], state: GameState, trace: Trace, value: Prevent,
     shield = Shield(value.id, value.to, generation, value.amount, value.source,
                     value.combat_only)
     return add_shield(state, trace, shield)
-
-
-# -- the catalog's prevention effect (Healing Salve), performed by engine.effects ----------
-
-@handles("prevent-damage")
-def _prevent_damage(r: Any, e: Effect) -> None:
-    """"Prevent the next N damage that would be dealt to target ... this turn": a shield
-    for each legal target (615.7), its id the spell's."""
-    for t in r.legal_targets():
-        r.state = shield_from_effect(r.era, r.state, r.trace, r.source, t, r.amount(e))
-
-
-@handles("target-gains-life")
-def _target_gains_life(r: Any, e: Effect) -> None:
-    """"Target player gains N life" (Healing Salve's first mode)."""
-    for t in r.legal_targets():
-        r.state = r.state.with_life_change(t, r.amount(e))
-        r.trace.add("spell.resolve", "effect.gain-life", player=t, amount=r.amount(e))
 
 
 def schema() -> sp.Schema:
