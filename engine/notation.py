@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.characters import printable, text_problem
+from engine.characters import FORBIDDEN_CHARACTERS, printable, text_problem
 from engine.document import (
     FORMAT,
     LANGUAGES,
@@ -95,6 +95,9 @@ class Scenario:
     params: tuple[Param, ...]
     document: Mapping[str, Any]
     warnings: tuple[ErrorItem, ...] = field(default=())
+    literal: bool = False
+    """No parameters and no ``$name`` anywhere: a variant is built from the document
+    itself, without the copy that substitution makes."""
     _variants: dict[tuple[tuple[str, str], ...], Variant] = field(
         default_factory=dict, compare=False, repr=False)
 
@@ -133,12 +136,56 @@ class Scenario:
         return cached
 
     def bind(self, values: Mapping[str, Any], seed: int = 0) -> Variant:
-        doc = _substitute(self.document, values, "")
-        return _build(doc, seed, values)
+        if self.literal:
+            return _build(self.document, seed, values)
+        return _build(_substitute(self.document, values, ""), seed, values)
 
 
 
 # -- parsing ---------------------------------------------------------------------------------
+
+def _scan(document: dict[str, Any]) -> tuple[bool, bool]:
+    """One pass over a whole document, without paths: whether it is within the caps with
+    no refused character (otherwise ``_check_size`` walks it again to name each problem
+    at its path), and whether a ``$`` appears in any key or text (a parameter reference
+    can't be written without one). The texts are searched for refused characters in one
+    regular-expression pass over their join (a newline, the separator, is allowed)."""
+    texts: list[str] = []
+    add = texts.append
+    stack: list[tuple[Any, int]] = [(document, 0)]
+    pop = stack.pop
+    push = stack.append
+    nodes = 0
+    while stack:
+        node, depth = pop()
+        nodes += 1
+        if nodes > MAX_NODES or depth > MAX_DEPTH:
+            return False, True
+        kind = type(node)
+        if kind is dict:
+            depth += 1
+            for k, v in node.items():
+                if type(k) is str:
+                    add(k)
+                elif isinstance(k, str):
+                    return False, True
+                push((v, depth))
+        elif kind is list:
+            depth += 1
+            for v in node:
+                push((v, depth))
+        elif kind is str:
+            if len(node) > MAX_TEXT:
+                return False, True
+            add(node)
+        elif kind is float:
+            if not math.isfinite(node):
+                return False, True
+        elif isinstance(node, (dict, list, str, float)):
+            return False, True  # a subclass: the careful walk decides
+    joined = "\n".join(texts)
+    return FORBIDDEN_CHARACTERS.search(joined) is None, "$" in joined
+
 
 def _check_size(node: Any, path: str, depth: int = 0, counter: list[int] | None = None,
                 problems: list[ErrorItem] | None = None) -> None:
@@ -180,10 +227,12 @@ def parse(document: Any) -> Scenario:
     built (and their boards and actions checked) by ``Scenario.variant``."""
     if not isinstance(document, dict):
         raise DocumentError.at("", "a scenario document is a mapping of fields")
-    problems: list[ErrorItem] = []
-    _check_size(document, "", problems=problems)
-    if problems:
-        raise DocumentError(problems)
+    clean, dollars = _scan(document)
+    if not clean:
+        problems: list[ErrorItem] = []
+        _check_size(document, "", problems=problems)
+        if problems:
+            raise DocumentError(problems)
     err = Errors()
     allowed = {"format", "id", "topic", "difficulty", "eras", "title", "story", "setup",
                "actions", "questions", "explain", "params"}
@@ -244,7 +293,7 @@ def parse(document: Any) -> Scenario:
     err.raise_if_any()
     assert isinstance(difficulty, int)
     scenario = Scenario(str(sid), str(topic), difficulty, era_tuple, title, story,
-                        explain, params, document)
+                        explain, params, document, literal=not params and not dollars)
     # Build the default variant now: every structural error surfaces at parse time.
     scenario.variant(0)
     return scenario

@@ -476,6 +476,12 @@ _OBJ_DEFAULTS = {name: f.default for name, f in _OBJ_FIELDS.items()
 _OBJ_FACTORIES = {name: f.default_factory for name, f in _OBJ_FIELDS.items()
                   if f.default_factory is not MISSING}
 _OBJ_REQUIRED = frozenset(_OBJ_FIELDS) - frozenset(_OBJ_DEFAULTS) - frozenset(_OBJ_FACTORIES)
+_OBJ_TEMPLATE: dict[str, Any] = {name: _OBJ_DEFAULTS.get(name) for name in _OBJ_FIELDS}
+"""Every field, in the order the dataclass declares them: each object's ``__dict__`` keeps
+that order (``evolve`` merges keep it too), so an attribute is at the same index in every
+object and CPython's specialized attribute reads (which remember that index) keep
+hitting; objects whose keys came in different orders sent every read on the slow
+path (issue 14, measured with callgrind)."""
 
 
 def make_obj(**values: Any) -> Obj:
@@ -485,10 +491,30 @@ def make_obj(**values: Any) -> Obj:
     if not values.keys() <= _OBJ_FIELDS.keys() or not _OBJ_REQUIRED <= values.keys():
         raise TypeError(f"Obj fields: unknown {sorted(values.keys() - _OBJ_FIELDS.keys())}, "
                         f"missing {sorted(_OBJ_REQUIRED - values.keys())}")
-    attrs = _OBJ_DEFAULTS | {k: f() for k, f in _OBJ_FACTORIES.items() if k not in values}
+    attrs = _OBJ_TEMPLATE.copy()  # every field in the class's order (see below)
+    for k, f in _OBJ_FACTORIES.items():
+        if k not in values:
+            attrs[k] = f()
+    attrs.update(values)
     new: Obj = object.__new__(Obj)
-    _set_attr(new, "__dict__", attrs | values)
+    _set_attr(new, "__dict__", attrs)
     return new
 
 
 _SHARED_KEYS.update((GameState, Combat))
+
+
+def _instance_fields_only(*classes: type) -> None:
+    """Take the defaults of these dataclasses' fields off the class (``__init__`` keeps
+    them as parameter defaults, ``fields()`` keeps them too, and every instance holds
+    every field). A default left as a class attribute makes every read of that field
+    on an instance unspecializable for CPython (the instance shadows the class
+    attribute), so each such read took the slow generic path: measured with callgrind on
+    the engine bench (issue 14)."""
+    for cls in classes:
+        for f in fields(cls):
+            if f.name in cls.__dict__ and f.default is not MISSING:
+                delattr(cls, f.name)
+
+
+_instance_fields_only(Player, Team, Obj, Turn, PendingDamage, Combat, Planechase, GameState)
