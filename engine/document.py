@@ -15,7 +15,7 @@ FORMAT = 1
 LANGUAGES = ("en", "it", "es")
 TOPICS = ("trample-into-planeswalkers", "removed-attack-target", "redirection-era",
           "combat-damage-assignment", "loyalty", "loyalty-abilities", "uniqueness-and-legend",
-          "two-headed-giant", "planechase")
+          "two-headed-giant", "planechase", "battles")
 QUESTION_KINDS = ("number", "yesno", "choice", "multi", "assign", "eras")
 
 # Caps: any accepted document runs in well under 10 ms.

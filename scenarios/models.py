@@ -29,6 +29,7 @@ TOPIC_LABELS = {
     "uniqueness-and-legend": _("Uniqueness and legend rules"),
     "two-headed-giant": _("Two-Headed Giant"),
     "planechase": _("Planechase"),
+    "battles": _("Battles"),
 }
 TOPIC_CHOICES = [(t, TOPIC_LABELS[t]) for t in TOPICS]
 

@@ -206,7 +206,9 @@ def _glossary(language: str) -> list[tuple[str, str]]:
 
     path = settings.BASE_DIR / "scenarios" / "glossary" / f"{language}.yaml"
     data = read_bytes(path.read_bytes()).document or {}
-    return sorted(data.items())
+    # an entry is the term, or {term, wrong, note} (the wrong variants are for the tests)
+    return sorted((en, entry["term"] if isinstance(entry, dict) else entry)
+                  for en, entry in data.items())
 
 
 @require_http_methods(["GET", "POST"])
