@@ -45,6 +45,7 @@ from engine.rulebook import exists as rule_exists
 from engine.rulebook import history as rule_versions
 from engine.rulebook import number as rule_number
 from engine.rulebook import summary as rule_summary
+from engine.rulebook import unsure as rule_unsure
 from engine.runner import (
     Outcome,
     answer_eras,
@@ -67,6 +68,7 @@ __all__ = [
     "changes", "check_document", "effective_power", "era_end", "find_card", "find_era",
     "first_divergence", "legal_assignment", "load_document", "moved_rules", "parse", "parse_text",
     "planar_controller", "play", "play_declarations", "read_bytes", "read_text", "read_value",
-    "render_text", "rule_catalogue", "rule_exists", "rule_number", "rule_summary", "rule_versions",
+    "render_text", "rule_catalogue", "rule_exists", "rule_number", "rule_summary", "rule_unsure",
+    "rule_versions",
     "run_variant", "scenario_eras", "translation_warnings", "why_illegal_assignment",
 ]

@@ -30,6 +30,9 @@ class RuleVersion(TypedDict, total=False):
     era: str
     number: str
     removed: bool
+    unsure: bool
+    """The number was not read in a CR text of that date (`unsure: true` in the data):
+    pages show it as not verified."""
     summary: dict[str, str]
 
 
@@ -55,6 +58,7 @@ def catalogue() -> dict[str, list[RuleVersion]]:
                 "era": v["from"],
                 "number": str(v.get("number", "")),
                 "removed": bool(v.get("removed", False)),
+                "unsure": bool(v.get("unsure", False)),
                 "summary": dict(v.get("summary") or {}),
             }
             rows.append(row)
@@ -82,6 +86,12 @@ def version(key: str, era: str) -> RuleVersion:
 
 def number(key: str, era: str) -> str:
     return version(key, era)["number"]
+
+
+def unsure(key: str, era: str) -> bool:
+    """Whether rule ``key``'s number in ``era`` was not verified (False for a rule not in
+    force there)."""
+    return exists(key, era) and version(key, era)["unsure"]
 
 
 def exists(key: str, era: str) -> bool:
@@ -115,10 +125,13 @@ class EraRange:
     first: str
     last: str
     number: str | None
+    unsure: bool = False
+    """The number was not verified in these eras (``unsure: true`` in the data)."""
 
     def __str__(self) -> str:
         eras = self.first if self.first == self.last else f"{self.first}..{self.last}"
-        return f"{eras}: {self.number or 'not in the rules'}"
+        shown = self.number or "not in the rules"
+        return f"{eras}: {shown}{' (number not verified)' if self.unsure else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +152,11 @@ def era_ranges(key: str) -> tuple[EraRange, ...]:
         if not any(v["era"] == era for v in catalogue()[key]) and not out:
             continue
         n = number(key, era) if exists(key, era) else None
-        if out and out[-1].number == n:
-            out[-1] = EraRange(out[-1].first, era, n)
+        doubt = unsure(key, era)
+        if out and out[-1].number == n and out[-1].unsure == doubt:
+            out[-1] = EraRange(out[-1].first, era, n, doubt)
         else:
-            out.append(EraRange(era, era, n))
+            out.append(EraRange(era, era, n, doubt))
     return tuple(out)
 
 

@@ -26,6 +26,7 @@ from engine import (
     rule_exists,
     rule_number,
     rule_summary,
+    rule_unsure,
     rule_versions,
     scenario_eras,
 )
@@ -269,6 +270,7 @@ def rule_history(key: str, language: str) -> list[dict[str, Any]]:
             event = ("appeared" if previous is None else
                      "moved" if number != previous else "")
             rows.append({"era": era, "label": era_label(era), "number": number,
+                         "unsure": rule_unsure(key, era),
                          "summary": rule_summary(key, era, language), "event": event})
             previous = number
         elif previous is not None:

@@ -21,16 +21,26 @@ register = template.Library()
 
 
 @memo(maxsize=4096)
-def _pill(key: str | None, number: str, language: str | None) -> SafeString:
+def _pill(key: str | None, number: str, unsure: bool, language: str | None) -> SafeString:
+    if unsure:
+        # a number the rules facts could not verify for that era is never shown as sure
+        shown = format_html('{} <span class="trace-unsure">({})</span>', number,
+                            _("number not verified"))
+        label = _("Rule %(number)s (number not verified)") % {"number": number}
+    else:
+        shown = format_html("{}", number)
+        label = _("Rule %(number)s") % {"number": number}
     if not key:
         return format_html('<span class="badge text-bg-light border trace-rule">{}</span>',
-                           number)
+                           shown)
     return format_html(
         '<a class="badge text-bg-light border trace-rule" href="{}" aria-label="{}">{}</a>',
-        reverse("quiz:rule", args=[key]), _("Rule %(number)s") % {"number": number}, number)
+        reverse("quiz:rule", args=[key]), label, shown)
 
 
 @register.simple_tag
 def rule_pill(step: Any) -> SafeString:
-    """``step`` has ``rule`` (the number) and ``key`` (the catalogue key, or None)."""
-    return _pill(getattr(step, "key", None), str(step.rule), get_language())
+    """``step`` has ``rule`` (the number), ``key`` (the catalogue key, or None) and
+    ``unsure`` (the number was not verified for its era)."""
+    return _pill(getattr(step, "key", None), str(step.rule), bool(getattr(step, "unsure", False)),
+                 get_language())

@@ -98,8 +98,9 @@ def rule_detail(request: HttpRequest, key: str) -> HttpResponse:
     if key not in rule_catalogue():
         raise Http404
     language = get_language()
+    rows = history.rule_history(key, language)
     return render(request, "quiz/history_rule.html", {
-        "key": key, "rows": history.rule_history(key, language),
+        "key": key, "rows": rows, "any_unsure": any(r.get("unsure") for r in rows),
         "scenarios": history.scenarios_citing(key, language),
         "eras": [(e.key, e.name) for e in ERAS],
     })

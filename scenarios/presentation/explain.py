@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import get_language, ngettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from engine import GameState, TraceStep, rule_exists, rule_summary
+from engine import GameState, TraceStep, rule_exists, rule_summary, rule_unsure
 from scenarios.presentation.board import player_label
 from scenarios.presentation.wording import euphonic
 
@@ -316,6 +316,7 @@ class Step:
     text: str
     event: str
     key: str | None = None  # the rule's catalogue key: its pill links to the rule page
+    unsure: bool = False  # the number was not verified for that era (rules.yaml)
 
 
 def _name(state: GameState, value: Any, language: str) -> str:
@@ -384,7 +385,10 @@ def explain_trace(steps: list[TraceStep], state: GameState, era: str,
             except (KeyError, ValueError, TypeError):
                 text = step.event
         summary = ""
+        unsure = False
         if step.rule_key and rule_exists(step.rule_key, era):
             summary = rule_summary(step.rule_key, era, language)
-        out.append(Step(len(out) + 1, step.rule, summary, text, step.event, step.rule_key))
+            unsure = rule_unsure(step.rule_key, era)
+        out.append(Step(len(out) + 1, step.rule, summary, text, step.event, step.rule_key,
+                        unsure))
     return out

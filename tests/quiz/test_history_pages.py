@@ -14,6 +14,7 @@ from django.utils import translation
 from engine import find_era, parse, rulebook, run_variant, scenario_eras
 from quiz import history
 from quiz.presenters import explained_html
+from quiz.templatetags.rules import rule_pill
 from scenarios.library import LIBRARY, read_document
 from scenarios.presentation.explain import explain_trace
 from tests.factories import ScenarioFactory, scenario_document
@@ -118,7 +119,7 @@ def test_what_if_runs_only_the_variant_and_era_asked(monkeypatch) -> None:
 
 
 PILL = re.compile(r'<a class="badge text-bg-light border trace-rule" href="([^"]+)" '
-                  r'aria-label="([^"]+)">([^<]+)</a>')
+                  r'aria-label="([^"]+)">([^<]+?)( <span class="trace-unsure">[^<]+</span>)?</a>')
 
 
 def assert_pills_link_to_their_rules(html: str, language: str = "en") -> int:
@@ -127,12 +128,17 @@ def assert_pills_link_to_their_rules(html: str, language: str = "en") -> int:
     pills = PILL.findall(html)
     assert html.count("trace-rule") == len(pills)  # no pill left as plain text
     with translation.override(language):
-        for href, label, number in pills:
+        for href, label, number, unsure in pills:
             key = href.rstrip("/").rsplit("/", 1)[-1]
             assert href == reverse("quiz:rule", args=[key])
             assert key in rulebook.catalogue()
-            assert number in {v["number"] for v in rulebook.history(key)}
-            assert label == f"Rule {number}"
+            versions = [v for v in rulebook.history(key) if v["number"] == number]
+            assert versions
+            if unsure:  # shown as not verified only where the rules facts say so
+                assert any(v["unsure"] for v in versions)
+                assert label == f"Rule {number} (number not verified)"
+            else:
+                assert label == f"Rule {number}"
     return len(pills)
 
 
@@ -183,3 +189,27 @@ def test_an_answer_from_the_board_alone_says_so_instead_of_an_empty_list(path: s
     assert "The answer comes from the board alone: no action was run before the question." \
         in html
     assert "<ol" not in html
+
+
+def test_a_number_the_rules_facts_did_not_verify_is_never_shown_as_sure(client: Client) -> None:
+    assert rulebook.unsure("pw.can-be-attacked", "lrw-2007")  # 212.9f: letter inferred
+    assert not rulebook.unsure("pw.can-be-attacked", "m14-2013")
+    html = client.get(reverse("quiz:rule", args=["pw.can-be-attacked"])).content.decode()
+    row = re.search(r"<tr><td>Lorwyn.*?</tr>", html, re.S)
+    assert row and "212.9f" in row.group() and "number not verified" in row.group()
+    assert html.count("number not verified") == 1  # that row only: later eras verified it
+    assert "not read in a Comprehensive Rules text of that date" in html  # what it means
+    with translation.override("it"):
+        html = client.get(reverse("quiz:rule", args=["pw.can-be-attacked"])).content.decode()
+    assert "numero non verificato" in html
+
+
+def test_a_trace_step_citing_an_unverified_number_says_so() -> None:
+    scenario = parse(scenario_document())
+    outcome = run_variant(find_era("lrw-2007"), scenario.variant(0))
+    steps = explain_trace(outcome.trace.steps, outcome.state, "lrw-2007", "en")
+    flagged = [s for s in steps if s.unsure]
+    assert flagged and all(rulebook.unsure(s.key, "lrw-2007") for s in flagged if s.key)
+    pill = str(rule_pill(flagged[0]))
+    assert f'{flagged[0].rule} <span class="trace-unsure">(number not verified)</span>' in pill
+    assert "(number not verified)" not in str(rule_pill(next(s for s in steps if not s.unsure)))
