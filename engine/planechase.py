@@ -211,6 +211,41 @@ def _planeswalk_once(era: type[Era], state: GameState,
     return state, encountered
 
 
+def after_departure(era: type[Era], state: GameState, trace: Trace,
+                    face_up_left: bool) -> GameState:
+    """A player left the game (engine.departure). The face-up cards are controlled by the
+    planar controller, who may now be the next player in turn order (800.4p). If a face-up
+    plane or phenomenon left with its owner, the planar controller turns up the top card
+    of their planar deck at once, not as a state-based action (901.10); a phenomenon met
+    this way is encountered (312.5), then planeswalked away from (312.7)."""
+    pc = state.planechase
+    assert pc is not None
+    controller = planar_controller(state)
+    for oid in pc.face_up:
+        state = state.with_object(evolve(state.obj(oid), controller=controller))
+    if not face_up_left:
+        return state
+    deck = list(pc.decks.get(_deck_key(pc, controller), ()))
+    if not deck:
+        return state
+    top = deck.pop(0)
+    decks = dict(pc.decks)
+    decks[_deck_key(pc, controller)] = tuple(deck)
+    state = evolve(state, planechase=evolve(pc, decks=decks, face_up=(*pc.face_up, top)))
+    state = state.with_object(evolve(state.obj(top), controller=controller))
+    trace.add("planechase.owner-left", "planechase.turned-up", card=top, player=controller)
+    if "phenomenon" in state.obj(top).types:
+        card = find_card(state.obj(top).card or "")
+        trace.add("planechase.encounter", "planechase.encounter", phenomenon=top,
+                  controller=controller)
+        state = resolve_planar_effect(era, state, trace, card.encounter or Effect("none", {}),
+                                      top, controller)
+        trace.add("planechase.phenomenon-planeswalk", "planechase.phenomenon-leaves",
+                  phenomenon=top)
+        state = planeswalk(era, state, trace)
+    return state
+
+
 def resolve_planar_effect(era: type[Era], state: GameState, trace: Trace, effect: Effect,
                           source_id: str, controller: str) -> GameState:
     """A plane's chaos or planeswalk-away ability, or a phenomenon's encounter ability,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from engine.damage_triggers import resolve_next
+from engine.departure import continues_without, leave_game
 from engine.eras import Era
 from engine.errors import DocumentError, ErrorItem
 from engine.state import GameState, Obj, evolve, with_counters
@@ -214,6 +215,16 @@ def _players(era: type[Era], state: GameState, trace: Trace) -> GameState:
                 break
         else:
             return state  # the common case: no player has lost (one pass)
+    before = state.players
+    state = _losses(era, state, trace)
+    newly = [pid for pid, p in state.players.items() if p.lost and not before[pid].lost]
+    if newly and continues_without(state, set(newly)):
+        for pid in newly:  # 104.5: a player who loses leaves a game that goes on (800.4a)
+            state = leave_game(era, state, trace, pid)
+    return state
+
+
+def _losses(era: type[Era], state: GameState, trace: Trace) -> GameState:
     state = _poisoned(state, trace)
     for team in state.teams.values():
         if team.life <= 0 and not team.lost:

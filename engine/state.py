@@ -46,7 +46,8 @@ STEPS: tuple[str, ...] = (
     "declare-blockers", "combat-damage", "end-of-combat", "main2", "end", "cleanup",
 )
 MAIN_STEPS = frozenset({"main1", "main2"})
-ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "command")
+ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "command", "outside")
+"""``outside``: the object left the game with its owner (800.4a, engine.departure)."""
 KEYWORDS = frozenset({
     "trample", "trample-over-planeswalkers", "deathtouch", "first-strike", "double-strike",
     "lifelink", "vigilance", "haste", "flying", "reach", "menace", "indestructible",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from engine import (
     ERA_KEYS,
@@ -40,7 +41,8 @@ from scenarios.presentation.labels import era_label, object_names, render_text
 from scenarios.presentation.present import present
 from scenarios.services import engine_fingerprint, rules_cited
 
-ZONE_NAMES = dict(ZONES)  # zone key -> its name in the reader's language
+ZONE_NAMES = {**dict(ZONES), "outside": gettext_lazy("outside the game")}
+"""zone key -> its name in the reader's language (``outside``: left with its owner, 800.4a)"""
 
 
 def differs(version: ScenarioVersion, era: str) -> bool:

@@ -219,6 +219,17 @@ EVENTS: dict[str, Any] = {
     "control.unchanged": _("%(object)s's controller doesn't change."),
     "zone.moved": _("%(object)s is put into %(to)s: it is a new object."),
     "zone.enters": _("%(object)s enters the battlefield."),
+    "game.concedes": _("%(player)s concedes the game: they lose it and leave it at once."),
+    "game.player-leaves": _("%(player)s leaves the game; the game goes on for the others."),
+    "game.object-leaves": _("%(object)s leaves the game with its owner."),
+    "game.control-ends": _("The effect that gave %(player)s control of %(object)s ends: "
+                           "it returns to %(controller)s's control."),
+    "game.exiled-controller-left": _("%(object)s is exiled: %(player)s, who controlled it, "
+                                     "left the game."),
+    "game.abilities-cease": _("The abilities %(player)s controlled that were waiting to go "
+                              "on the stack cease to exist."),
+    "combat.defender-left": _("%(attacker)s stays attacking, but %(player)s has left the "
+                              "game: no combat damage is assigned to them."),
     "counters.changed": _("%(object)s: %(delta)s %(kind)s counters (now %(now)s)."),
     "choose.not-asked": _("No choice is asked for in these rules."),
     "choose.applied": _("The choice was made as the rules asked."),
@@ -291,7 +302,8 @@ EVENTS: dict[str, Any] = {
 }
 
 ZONE_WORDS = {"graveyard": _("the graveyard"), "exile": _("exile"), "hand": _("a hand"),
-              "library": _("a library"), "battlefield": _("the battlefield")}
+              "library": _("a library"), "battlefield": _("the battlefield"),
+              "command": _("the command zone"), "outside": _("outside the game")}
 COUNTER_WORDS = {"loyalty": _("loyalty"), "defense": _("defense")}
 KEYWORD_WORDS = {"trample": _("trample"), "flying": _("flying"), "haste": _("haste"),
                  "vigilance": _("vigilance")}

@@ -12,7 +12,8 @@ from engine import DocumentError, EngineError, check_document
 LIBRARY = Path(__file__).resolve().parents[2] / "scenarios" / "library"
 # One scenario per topic: between them they hold every kind of reference the format has
 # (players, teams, objects in every zone, planar decks, actions, queries, claims, goals).
-SAMPLES = sorted(next(iter(sorted(d.glob("*.yaml")))) for d in LIBRARY.iterdir() if d.is_dir())
+SAMPLES = sorted(min(d.glob("*.yaml")) for d in LIBRARY.iterdir()
+                 if d.is_dir() and any(d.glob("*.yaml")))
 SAMPLES += [LIBRARY / "planechase" / "pc-effect-roll-is-free.yaml",
             LIBRARY / "two-headed-giant" / "thg-team-damage-one-player.yaml",
             LIBRARY / "removed-attack-target" / "rat-thrasta-walker-gone.yaml",

@@ -19,6 +19,7 @@ from engine.kinds.actions import (
     cast,
     choose,
     combat_damage,
+    concede,
     control,
     counters,
     damage,
@@ -40,7 +41,7 @@ ACTIONS: dict[str, ActionSpec[Any]] = {spec.name: spec for spec in (
     attack.SPEC, block.SPEC, order.SPEC, assign.SPEC, combat_damage.SPEC, cast.SPEC,
     damage.SPEC, prevent.SPEC, activate.SPEC, enter.SPEC, move.SPEC, control.SPEC, counters.SPEC,
     become.SPEC, choose.SPEC, step.SPEC, next_turn.SPEC, roll_planar_die.SPEC,
-    planeswalk.SPEC,
+    planeswalk.SPEC, concede.SPEC,
 )}
 ACTION_KINDS = tuple(ACTIONS)
 

@@ -25,6 +25,7 @@ from engine.kinds.queries import (
     loyalty,
     max_damage_to,
     planar_controller,
+    planar_deck_legal,
     roll_cost,
     subtypes,
     tapped,
@@ -37,7 +38,7 @@ QUERIES: dict[str, QuerySpec[Any]] = {spec.name: spec for spec in (
     life.SPEC, loyalty.SPEC, damage.SPEC, counters.SPEC, zone.SPEC, controller.SPEC,
     attacking.SPEC, blocked.SPEC, legal.SPEC, tapped.SPEC, types.SPEC, count.SPEC,
     max_damage_to.SPEC, attack_targets.SPEC, face_up_plane.SPEC, planar_controller.SPEC,
-    roll_cost.SPEC, subtypes.SPEC, lost.SPEC,
+    roll_cost.SPEC, subtypes.SPEC, lost.SPEC, planar_deck_legal.SPEC,
 )}
 QUERY_KINDS = {name: spec.value_type for name, spec in QUERIES.items()}
 """Each query kind -> what it answers: ``int``, ``bool``, ``str`` (an id) or ``list``."""

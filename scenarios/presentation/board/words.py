@@ -225,7 +225,7 @@ def zones_of(state: GameState, pid: str) -> dict[str, list[Obj]]:
     zones in their usual order."""
     zones: dict[str, list[Obj]] = {}
     for o in state.objects.values():
-        if o.zone not in ("battlefield", "command") and o.owner == pid:
+        if o.zone not in ("battlefield", "command", "outside") and o.owner == pid:
             zones.setdefault(o.zone, []).append(o)
     order = [z for z in ZONE_ORDER if z in zones] + sorted(set(zones) - set(ZONE_ORDER))
     return {z: zones[z] for z in order}
