@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.eras import Era
+from engine.errors import DocumentError
 from engine.state import Combat, GameState, Obj, evolve
 from engine.trace import Trace
 
@@ -71,6 +72,7 @@ def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
     obj = state.obj(oid)
     if obj.zone == zone:
         return state
+    _in_game(obj)
     trace.add(rule_key, event, object=oid, **{"from": obj.zone, "to": zone}, **data)
     if obj.zone == "battlefield":
         state = remove_from_combat(state, oid, trace, "left-battlefield")
@@ -93,8 +95,18 @@ def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
     return state.with_object(moved)
 
 
+def _in_game(obj: Obj) -> None:
+    """An object that left the game with its owner (800.4a) is gone for good."""
+    if obj.zone == "outside":
+        raise DocumentError.at("", f"{obj.id} has left the game with its owner (800.4a)")
+
+
 def change_control(state: GameState, oid: str, player: str, trace: Trace) -> GameState:
     obj = state.obj(oid)
+    _in_game(obj)
+    if state.players[player].lost:
+        raise DocumentError.at("", f"{player} has left the game: control can't pass to "
+                                   f"them (800.4b)")
     if obj.controller == player:
         trace.add(None, "control.unchanged", object=oid, controller=player)
         return state
@@ -113,6 +125,7 @@ def enter_battlefield(era: type[Era], state: GameState, trace: Trace, oid: str, 
     """An object enters the battlefield as a new object (400.7); a planeswalker with its
     printed loyalty in loyalty counters (306.5b), a battle with its defense (310.4b)."""
     obj = state.obj(oid)
+    _in_game(obj)
     new_counters: dict[str, int] = dict(counters or {})
     if counters is None:
         if obj.is_planeswalker and obj.loyalty is not None:

@@ -270,3 +270,32 @@ def test_a_prevention_shield_takes_exactly_its_amount(board: dict[str, Any], era
     prevented = sum(s.data["amount"] for s in trace.steps if s.event == "damage.prevented")
     assert prevented == min(shield, _damage_to(plain, "bob"))
     assert state.obj("pw").counter("loyalty") == _state.obj("pw").counter("loyalty")
+
+
+@FAST
+@given(board=boards(), era_key=st.sampled_from(ERA_KEYS), data=st.data())
+def test_a_player_who_leaves_takes_everything_they_own_and_is_dealt_nothing(
+        board: dict[str, Any], era_key: str, data: st.DataObject) -> None:
+    """800.4a and 800.4e: Bob concedes a three-player game at some point of a random
+    combat; afterwards nothing he owns is in the game, nothing is controlled by him, and
+    no damage reached him after he left."""
+    doc = _doc(board)
+    doc["setup"]["players"].append({"id": "carol", "life": 20})
+    at = data.draw(st.integers(1, len(doc["actions"])), label="concede after action")
+    doc["actions"].insert(at, {"concede": {"player": "bob"}})
+    label(board, era_key)
+    try:
+        state, trace = play(find_era(era_key), parse(doc).variant(0))
+    except EngineError:
+        reject()
+    left = next(i for i, s in enumerate(trace.steps) if s.event == "game.player-leaves")
+    for obj in state.objects.values():
+        if obj.owner == "bob":
+            assert obj.zone == "outside", obj.id
+        else:
+            assert obj.controller != "bob" or obj.zone != "battlefield", obj.id
+    assert not any(s.data.get("player") == "bob" for s in trace.steps[left:]
+                   if s.event in ("damage.to-player", "keyword.infect-player"))
+    assert state.players["bob"].lost and not state.players["carol"].lost
+    if state.combat is not None:
+        assert "bob" not in state.combat.attackers.values()
