@@ -9,6 +9,8 @@ them. Rule numbers are those of each era: planes were 309 from their 2009 introd
 
 from __future__ import annotations
 
+import re
+
 from engine.cards import Effect, find_card
 from engine.damage import Source
 from engine.eras import Era
@@ -117,7 +119,7 @@ def perform_roll(era: type[Era], state: GameState, trace: Trace, path: str, play
 
 def chaos_ensues(era: type[Era], state: GameState, trace: Trace) -> GameState:
     """Each face-up plane's chaos ability triggers; the planar controller controls it
-    (311.7; before March of the Machine "When you roll {CHAOS}", 901.9b)."""
+    (311.7; before March of the Machine "Whenever you roll {CHAOS}", 901.9b)."""
     pc = state.planechase
     assert pc is not None
     controller = planar_controller(state)
@@ -221,6 +223,9 @@ def after_departure(era: type[Era], state: GameState, trace: Trace,
     pc = state.planechase
     assert pc is not None
     controller = planar_controller(state)
+    if any(state.obj(oid).controller != controller for oid in pc.face_up):
+        trace.add("planechase.planar-controller", "planechase.new-controller",
+                  player=controller)
     for oid in pc.face_up:
         state = state.with_object(evolve(state.obj(oid), controller=controller))
     if not face_up_left:
@@ -257,5 +262,20 @@ def resolve_planar_effect(era: type[Era], state: GameState, trace: Trace, effect
     text = (card.chaos_text if effect is card.chaos else
             card.encounter_text if effect is card.encounter else card.text)
     path = f"actions[{trace.action}]" if trace.action is not None else ""
-    return resolve_text_effect(era, state, trace, path, effect, Source(source_id, controller),
-                               ability_label(card, effect), text)
+    team = state.team_of(controller)
+    if team is None or not _SAYS_YOU.search(text.partition(",")[2]):
+        return resolve_text_effect(era, state, trace, path, effect,
+                                   Source(source_id, controller), ability_label(card, effect),
+                                   text)
+    # 901.12c (901.11c in 2011): in Two-Headed Giant, an ability of the face-up plane or
+    # phenomenon that refers to "you" applies to both members of the planar controller's
+    # team: the effect is done for each of them as "you".
+    trace.add("planechase.team-you", "planechase.team-you", plane=source_id, team=team.id)
+    for member in team.members:
+        state = resolve_text_effect(era, state, trace, path, effect, Source(source_id, member),
+                                    ability_label(card, effect), text)
+    return state
+
+
+_SAYS_YOU = re.compile(r"\byour?\b", re.IGNORECASE)
+"""An ability's effect (the text after its trigger condition) that refers to "you"."""

@@ -62,8 +62,15 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
         else:
             assignment = _default(opts)
             if not assignment and opts.power > 0:
-                trace.add(_cite_nothing(opts), "combat.assigns-nothing", attacker=attacker,
-                          reason=opts.reason or "no-recipient")
+                defender = combat.defending.get(attacker)
+                if (opts.reason == "attacking-nothing" and defender is not None
+                        and defender in state.players
+                        and state.players[defender].lost):  # 800.4e: it left the game
+                    trace.add("combat.defender-left", "combat.assigns-nothing",
+                              attacker=attacker, reason="defender-left")
+                else:
+                    trace.add(_cite_nothing(opts), "combat.assigns-nothing",
+                              attacker=attacker, reason=opts.reason or "no-recipient")
             elif assignment:
                 trace.add(_cite_for(opts), "combat.assign", attacker=attacker,
                           assignment=assignment, chosen=False)

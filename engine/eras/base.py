@@ -63,7 +63,7 @@ class Era:
     """Infect (Scars of Mirrodin, 2010-10-01, within the Magic 2011 rules era)."""
     chaos_ensues: ClassVar[bool] = False
     """Planechase chaos abilities read "Whenever chaos ensues" (311.7) from March of the
-    Machine; before, "When you roll {CHAOS}" (901.9b)."""
+    Machine; before, "Whenever you roll {CHAOS}" (901.9b)."""
     twohg_attack_team: ClassVar[bool] = True
     """Two-Headed Giant: creatures attack the defending team as a group (810.7a)."""
 

@@ -245,6 +245,10 @@ EVENTS: dict[str, Any] = {
     "planechase.planeswalk": _("%(player)s planeswalks. To the bottom of their owners' "
                                "planar decks, face down, each a new object: %(leaving)s."),
     "planechase.turned-up": _("%(player)s turns %(card)s face up."),
+    "planechase.team-you": _("%(plane)s's ability says “you”: in Two-Headed Giant that means "
+                             "both players of the planar controller's team, so it is done for "
+                             "each of them."),
+    "planechase.new-controller": _("%(player)s becomes the planar controller."),
     "planechase.encounter": _("%(controller)s encounters %(phenomenon)s: its encounter "
                               "ability triggers."),
     "planechase.phenomenon-leaves": _("State-based action: the planar controller "
@@ -317,7 +321,7 @@ QUALITY_WORDS = {"white": _("white"), "blue": _("blue"), "black": _("black"),
                  "battles": _("battles")}
 """Protection's qualities in words (a card's name is shown as the card's name)."""
 CHAOS_WORDING = {"ensues": _("worded “whenever chaos ensues”"),
-                 "roll": _("worded “when you roll {CHAOS}”")}
+                 "roll": _("worded “whenever you roll {CHAOS}”")}
 
 
 @dataclass(frozen=True, slots=True)
