@@ -62,10 +62,8 @@ def assign_step(era: type[Era], state: GameState, trace: Trace, *, first_strike:
         else:
             assignment = _default(opts)
             if not assignment and opts.power > 0:
-                defender = combat.defending.get(attacker)
-                if (opts.reason == "attacking-nothing" and defender is not None
-                        and defender in state.players
-                        and state.players[defender].lost):  # 800.4e: it left the game
+                if opts.reason == "attacking-nothing" and _attacked_a_player_who_left(
+                        trace, attacker):  # 800.4e, not 506.4c
                     trace.add("combat.defender-left", "combat.assigns-nothing",
                               attacker=attacker, reason="defender-left")
                 else:
@@ -111,6 +109,13 @@ def _cite_for(opts: Options) -> str:
     if opts.split_team:
         return "twohg.assign-team-damage"
     return "combat.damage-unblocked"
+
+
+def _attacked_a_player_who_left(trace: Trace, attacker: str) -> bool:
+    """Whether ``attacker`` was attacking a player who then left the game (the departure
+    recorded it, engine.departure), rather than a planeswalker or battle that left."""
+    return any(s.event == "combat.defender-left" and s.data.get("attacker") == attacker
+               for s in trace.steps)
 
 
 def _cite_nothing(opts: Options) -> str:
