@@ -97,6 +97,36 @@ def test_italian_puts_ad_before_a_word_starting_with_a() -> None:
     assert euphonic("no a Alice", "es") == "no a Alice"
 
 
+@pytest.mark.parametrize(("text", "language", "joined"), [
+    ("l'abilità di Il Velo di Catena", "it", "l'abilità del Velo di Catena"),
+    ("va a La Nebbia Eterna", "it", "va alla Nebbia Eterna"),
+    ("lascia L'Ippodromo, da L'Ippodromo", "it", "lascia L'Ippodromo, dall'Ippodromo"),
+    ("in Il Maelstrom e su I Cannelli Eterei", "it", "nel Maelstrom e sui Cannelli Eterei"),
+    ("A La Quarta Sfera", "it", "Alla Quarta Sfera"),
+    ("di Garruk, a Alice", "it", "di Garruk, ad Alice"),
+    ("el efecto de El Gran Bosque", "es", "el efecto del Gran Bosque"),
+    ("A El Hipódromo", "es", "Al Hipódromo"),
+    ("de La Baronía Oscura", "es", "de La Baronía Oscura"),
+    ("of The Eon Fog", "en", "of The Eon Fog"),
+])
+def test_a_preposition_joins_the_article_a_printed_name_starts_with(
+        text: str, language: str, joined: str) -> None:
+    from scenarios.presentation.wording import euphonic
+
+    assert euphonic(text, language) == joined
+
+
+def test_a_story_piece_takes_the_article_off_the_card_name_that_follows() -> None:
+    from scenarios.presentation.cardtext import Ref
+    from scenarios.presentation.wording import euphonic_pieces
+
+    assert euphonic_pieces(["l'abilità di ", Ref("Il Velo di Catena", "k"), " e a ",
+                            Ref("Alice", "p")], "it") == [
+        "l'abilità del ", Ref("Velo di Catena", "k"), " e ad ", Ref("Alice", "p")]
+    assert euphonic_pieces(["de ", Ref("El Gran Bosque", "k")], "es") == [
+        "del ", Ref("Gran Bosque", "k")]
+
+
 A_BEFORE_A = re.compile(r"(?<![\w'’])[Aa] A(lice|ngelo)")
 
 
@@ -113,10 +143,12 @@ def test_italian_steps_say_infligge_n_danni_and_ad_alice() -> None:
     assert any(re.search(r"infligge [2-9] danni a ", t) for t in texts)
 
 
-def test_spanish_steps_use_the_card_wording_for_damage_and_life() -> None:
+def test_spanish_steps_use_the_glossary_forms_for_damage_and_life() -> None:
     with translation.override("es"):
         texts = [step.text for _slug, era, outcome in library_runs()
                  for step in explain_trace(outcome.trace.steps, outcome.state, era, "es")]
-    assert not [t for t in texts if re.search(r"\d+ de (daño|vida)", t)]
-    assert any(re.search(r"hace 1 punto de daño a ", t) for t in texts)
-    assert any(re.search(r"hace [2-9] puntos de daño a ", t) for t in texts)
+    # "N de daño" and "gana N vidas" (issue 15's review; the glossary's term), never
+    # "N daños" or "N de vida"
+    assert not [t for t in texts if re.search(r"\d+ daños|\d+ de vida", t)]
+    assert any(re.search(r"hace 1 de daño a ", t) for t in texts)
+    assert any(re.search(r"hace [2-9] de daño a ", t) for t in texts)
