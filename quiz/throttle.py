@@ -8,9 +8,35 @@ several workers).
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's network address, for the throttles and django-axes' lockouts
+    (``AXES_CLIENT_IP_CALLABLE``). Behind ``TRUSTED_PROXIES`` proxies (settings; the
+    ``DJANGO_TRUSTED_PROXIES`` environment variable), each of which appends the address
+    it received the request from to ``X-Forwarded-For``, the client is the entry that
+    many places from the right: what the outermost trusted proxy saw. Entries further left
+    were written by the client and are never believed. A header shorter than the proxy
+    chain, or an entry that is not an address, means the request did not come through
+    the proxies: the connecting address is used."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    trusted = int(settings.TRUSTED_PROXIES)
+    if trusted <= 0:
+        return remote
+    chain = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    chain = [a for a in chain if a]
+    if len(chain) < trusted:
+        return remote
+    candidate = chain[-trusted]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote
 
 
 def client_id(request: HttpRequest) -> str:
@@ -54,7 +80,7 @@ def answer_throttled(request: HttpRequest, item_pk: int) -> bool:
 def start_throttled(request: HttpRequest) -> bool:
     """Too many quizzes or exams started by this client, or from its address."""
     return _throttled((f"start:{client_id(request)}", "QUIZ_START_RATE"),
-                      (f"start:ip:{request.META.get('REMOTE_ADDR', '')}",
+                      (f"start:ip:{client_address(request)}",
                        "QUIZ_START_ADDRESS_RATE"))
 
 

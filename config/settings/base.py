@@ -129,6 +129,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 AXES_HTTP_RESPONSE_CODE = 429
+# The client's address behind the proxies in front of the app (quiz.throttle.client_address).
+AXES_CLIENT_IP_CALLABLE = "quiz.throttle.client_address"
 
 # --- Sessions -----------------------------------------------------------------------------
 # Sessions live in the database (shared by every app server). The cookie age is an *idle*
@@ -205,6 +207,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# How many reverse proxies in front of the app append the client's address to
+# X-Forwarded-For (0: the app is reached directly, REMOTE_ADDR is the client). The login
+# lockouts and the throttles key on the address they yield (quiz.throttle.client_address).
+TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0") or 0)
 
 # -- Quiz --------------------------------------------------------------------------------
 QUIZ_EXAM_MINUTES = 40  # a mock exam of 25 questions, like a level 2 rules exam

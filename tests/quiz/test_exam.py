@@ -190,6 +190,21 @@ def test_starts_without_a_cookie_are_throttled_per_address(library, settings) ->
     assert QuizSession.objects.count() == 5
 
 
+def test_behind_a_proxy_starts_are_counted_per_client_address(library, settings) -> None:
+    settings.QUIZ_START_ADDRESS_RATE = (3, 60)
+    settings.TRUSTED_PROXIES = 1
+
+    def start_from(address: str) -> int:
+        return Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=address).post(
+            reverse("quiz:practice"), {"mode": "exam", "era_mode": "current",
+                                       "difficulty_min": 1, "difficulty_max": 5,
+                                       "length": 2}).status_code
+
+    assert [start_from("198.51.100.7") for _ in range(4)] == [303, 303, 303, 429]
+    assert start_from("203.0.113.20") == 303  # another classroom, the same proxy
+    assert start_from("203.0.113.5, 198.51.100.7") == 429  # a spoofed entry changes nothing
+
+
 def test_exam_navigator_skip_flag_and_come_back(client: Client, library) -> None:
     exam = start(client, mode="exam")
     first = exam.items.get(position=1)

@@ -194,3 +194,72 @@ def test_password_change_keeps_the_user_signed_in(client, candidate):
     candidate.refresh_from_db()
     assert candidate.check_password(new_password)
     assert client.get(response["Location"]).status_code == 200
+
+
+# --- Behind a proxy ------------------------------------------------------------------------
+
+PROXY = "10.0.0.2"  # the proxy's own address: every request reaches the app from it
+
+
+def via_proxy(forwarded_for: str) -> dict[str, str]:
+    return {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": forwarded_for}
+
+
+@pytest.mark.django_db
+def test_behind_one_proxy_a_lockout_is_keyed_on_the_client_not_the_proxy(
+        client, candidate, settings):
+    settings.TRUSTED_PROXIES = 1
+    for n in range(5):
+        login(client, candidate.username, f"wrong-{n}", **via_proxy("198.51.100.7"))
+    assert login(client, candidate.username, PASSWORD,
+                 **via_proxy("198.51.100.7")).status_code == 429
+    # The same user from another client behind the same proxy is not locked out.
+    assert login(client, candidate.username, PASSWORD,
+                 **via_proxy("203.0.113.20")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_spoofed_forwarded_for_does_not_escape_the_lockout(client, candidate, settings):
+    settings.TRUSTED_PROXIES = 1
+    for n in range(5):
+        login(client, candidate.username, f"wrong-{n}", **via_proxy("198.51.100.7"))
+    # The client writes its own X-Forwarded-For; the proxy appends the real address.
+    spoofed = via_proxy("203.0.113.99, 198.51.100.7")
+    assert login(client, candidate.username, PASSWORD, **spoofed).status_code == 429
+    # Nor does a header that isn't an address, or none at all: the proxy's address is
+    # used, and five failures from it lock the user out there too.
+    for n in range(5):
+        login(client, candidate.username, f"wrong-{n}", **via_proxy("not-an-address"))
+    assert login(client, candidate.username, PASSWORD, REMOTE_ADDR=PROXY).status_code == 429
+
+
+@pytest.mark.django_db
+def test_without_trusted_proxies_the_header_is_ignored(client, candidate, settings):
+    settings.TRUSTED_PROXIES = 0
+    for n in range(5):
+        login(client, candidate.username, f"wrong-{n}",
+              REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+    assert login(client, candidate.username, PASSWORD,
+                 REMOTE_ADDR="198.51.100.7", HTTP_X_FORWARDED_FOR="203.0.113.50").status_code == 429
+
+
+@pytest.mark.parametrize(("trusted", "meta", "address"), [
+    (0, {"REMOTE_ADDR": "192.0.2.1", "HTTP_X_FORWARDED_FOR": "198.51.100.7"}, "192.0.2.1"),
+    (1, {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "198.51.100.7"}, "198.51.100.7"),
+    (1, {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "1.1.1.1, 198.51.100.7"},
+     "198.51.100.7"),
+    (2, {"REMOTE_ADDR": "10.0.0.3", "HTTP_X_FORWARDED_FOR": "1.1.1.1, 198.51.100.7, 10.0.0.2"},
+     "198.51.100.7"),
+    (2, {"REMOTE_ADDR": "10.0.0.3", "HTTP_X_FORWARDED_FOR": "198.51.100.7"}, "10.0.0.3"),
+    (1, {"REMOTE_ADDR": "10.0.0.2"}, "10.0.0.2"),
+    (1, {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": " 2001:db8::1 "}, "2001:db8::1"),
+    (1, {"REMOTE_ADDR": "10.0.0.2", "HTTP_X_FORWARDED_FOR": "198.51.100.7, <script>"},
+     "10.0.0.2"),
+])
+def test_the_client_address_reads_the_forwarded_chain_from_the_right(
+        rf, settings, trusted, meta, address):
+    from quiz.throttle import client_address
+
+    settings.TRUSTED_PROXIES = trusted
+    request = rf.get("/", **meta)
+    assert client_address(request) == address
