@@ -35,6 +35,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.ops.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -47,6 +48,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "quiz.middleware.ExamLockMiddleware",
+    "config.ops.DatabaseUnavailableMiddleware",
     # django-axes must come last: it turns lockouts raised during login into a response.
     "axes.middleware.AxesMiddleware",
 ]
