@@ -7,7 +7,7 @@ rule it breaks as numbered in the era being simulated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -56,6 +56,14 @@ class DocumentError(EngineError):
     @classmethod
     def at(cls, path: str, message: str, rule: str | None = None) -> DocumentError:
         return cls(ErrorItem(path, message, rule))
+
+    def locate(self, path: str) -> None:
+        """Give the items raised without a path (deep in the engine, where the action is
+        not known) the path of the action that raised them."""
+        if all(i.path for i in self.items):
+            return
+        self.items[:] = [i if i.path else replace(i, path=path) for i in self.items]
+        self.args = ("; ".join(_describe(i) for i in self.items),)
 
 
 class IllegalAction(DocumentError):

@@ -52,3 +52,13 @@ def test_the_phenomenon_limit_is_refused_in_eras_where_it_may_not_exist_yet() ->
     assert "dates from Planechase 2012 (2012-06-01)" in result.errors[0].message
     document["eras"] = ["m14-2013", "fdn-2024"]
     assert check_document(document).ok
+
+
+def test_an_object_that_left_with_its_owner_is_refused_at_the_action_that_names_it() -> None:
+    document = doc([{"concede": {"player": "carol"}}, {"move": {"bears": "graveyard"}}],
+                   battlefield=[{"id": "bears", "controller": "carol", "types": ["creature"],
+                                 "power": 2, "toughness": 2}])
+    with pytest.raises(DocumentError) as info:
+        run_all(parse(document), eras=("fdn-2024",))
+    assert [i.path for i in info.value.items] == ["actions[1].move"]
+    assert "bears has left the game with its owner (800.4a)" in str(info.value)

@@ -84,6 +84,15 @@ def perform(era: type[Era], state: GameState, trace: Trace, action: Action,
     spec = ACTIONS.get(action.kind)
     if spec is None:
         raise DocumentError.at(action.path, f"unknown action {action.kind!r}")
+    try:
+        return _perform(era, state, trace, action, spec, new_obj, keep)
+    except DocumentError as err:
+        err.locate(action.path)  # an error raised where the action wasn't known
+        raise
+
+
+def _perform(era: type[Era], state: GameState, trace: Trace, action: Action,
+             spec: ActionSpec[Any], new_obj: Obj | None, keep: tuple[str, ...]) -> GameState:
     order = getattr(action.value, "replacement_order", _NO_FIELD)  # 616.1
     if order is _NO_FIELD:  # an action that deals no damage itself
         return spec.perform(era, state, trace, action.value,
