@@ -492,7 +492,7 @@ def make_obj(**values: Any) -> Obj:
     if not values.keys() <= _OBJ_FIELDS.keys() or not _OBJ_REQUIRED <= values.keys():
         raise TypeError(f"Obj fields: unknown {sorted(values.keys() - _OBJ_FIELDS.keys())}, "
                         f"missing {sorted(_OBJ_REQUIRED - values.keys())}")
-    attrs = _OBJ_TEMPLATE.copy()  # every field in the class's order (see below)
+    attrs = _OBJ_TEMPLATE.copy()  # every field, in the class's order (_OBJ_TEMPLATE)
     for k, f in _OBJ_FACTORIES.items():
         if k not in values:
             attrs[k] = f()

@@ -37,6 +37,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.ops.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from gunicorn, compressed, with far-future headers for the
+    # fingerprinted names production's storage writes (config/settings/prod.py).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "quiz.middleware.SessionIdleRefreshMiddleware",
@@ -192,7 +195,7 @@ USE_TZ = True
 # --- Static files -------------------------------------------------------------------------
 # Third-party front-end files are served straight from the pinned npm packages.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     ("vendor/bootstrap", BASE_DIR / "node_modules" / "bootstrap" / "dist"),

@@ -28,3 +28,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("DJANGO_TEST_SQLITE_PATH") or str(BASE_DIR / ".pytest-db.sqlite3")
     }
+
+# Tests run without collectstatic: WhiteNoise looks files up per request instead of
+# scanning a STATIC_ROOT that isn't there (as it does with DEBUG in development).
+WHITENOISE_AUTOREFRESH = True

@@ -182,9 +182,12 @@ def main(seconds: int = 10, runs: int = 3) -> None:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-           "DJANGO_SQLITE_PATH": str(tmp / "bench.sqlite3")}
+           "DJANGO_SQLITE_PATH": str(tmp / "bench.sqlite3"),
+           "DJANGO_STATIC_ROOT": str(tmp / "static")}
     env.pop("DATABASE_URL", None)
     run = {"cwd": ROOT, "env": env, "check": True, "stdout": subprocess.DEVNULL}
+    # production's static files: fingerprinted names the pages link to (WhiteNoise)
+    subprocess.run([PY, "manage.py", "collectstatic", "--no-input"], **run)  # type: ignore[arg-type]
     subprocess.run([PY, "manage.py", "migrate", "--no-input"], **run)  # type: ignore[arg-type]
     subprocess.run([PY, "manage.py", "load_scenarios"], **run)  # type: ignore[arg-type]
     # Lines 0..PAGE_SPAN*2 are pages, read again and again; every answer run then gets

@@ -22,7 +22,7 @@ def every_row() -> dict[str, list[tuple[Any, ...]]]:
     with connection.cursor() as cursor:
         for table in sorted(connection.introspection.table_names(cursor)):
             cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
-            out[table] = sorted((tuple(map(repr, row)) for row in cursor.fetchall()))
+            out[table] = sorted(tuple(map(repr, row)) for row in cursor.fetchall())
     return out
 
 
