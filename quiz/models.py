@@ -157,3 +157,19 @@ class ReviewCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.scenario_id} {self.question_id} due {self.due}"
+
+
+class ThrottleWindow(models.Model):
+    """One fixed-window request counter of quiz.throttle, when no shared cache is
+    configured: the database is what every worker (and every server) shares, and one
+    upsert statement counts exactly however many requests race."""
+
+    name = models.CharField(max_length=200, primary_key=True)
+    period = models.BigIntegerField()
+    """The window's number: seconds since the epoch divided by its length."""
+    hits = models.PositiveIntegerField(default=0)
+    ends = models.BigIntegerField(db_index=True)
+    """When the window ends (seconds since the epoch): purged after."""
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.hits} in window {self.period}"

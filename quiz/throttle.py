@@ -1,18 +1,25 @@
-"""Fixed-window request counters in the cache: answers and quiz starts per client.
+"""Fixed-window request counters: answers and quiz starts per client.
 
 A client is the signed-in user, or else the browser session; starts are also counted per
 network address, because a client that drops its cookies gets a new session each time.
-The counts live in ``CACHES['default']`` (see the settings for what that means with
-several workers).
+
+The counts are exact however many workers and servers answer: with a shared cache
+(``REDIS_URL``: Redis's atomic increments) they live there; otherwise in the database every
+worker shares (``ThrottleWindow``, counted by one upsert statement per request, which
+SQLite and PostgreSQL both run atomically). ``QUIZ_THROTTLE_STORE`` says which.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connection, transaction
 from django.http import HttpRequest
+
+from quiz.models import ThrottleWindow
 
 
 def client_address(request: HttpRequest) -> str:
@@ -51,13 +58,49 @@ def client_id(request: HttpRequest) -> str:
 def _over(key: str, limit: int, window: int) -> bool:
     """Count one more request in ``key``'s window; True once the window holds more than
     ``limit``."""
+    if settings.QUIZ_THROTTLE_STORE == "cache":
+        return _cache_count(key, window) > limit
+    return _database_count(key, window) > limit
+
+
+def _cache_count(key: str, window: int) -> int:
     cache.add(key, 0, window)  # a new window starts at 0; an open one is kept
     try:
-        count = cache.incr(key)
+        return int(cache.incr(key))
     except ValueError:  # the window closed between add and incr
         cache.set(key, 1, window)
-        count = 1
-    return count > limit
+        return 1
+
+
+_UPSERT = """
+INSERT INTO quiz_throttlewindow (name, period, hits, ends) VALUES (%s, %s, 1, %s)
+ON CONFLICT (name) DO UPDATE SET
+    hits = CASE WHEN quiz_throttlewindow.period = excluded.period
+                THEN quiz_throttlewindow.hits + 1 ELSE 1 END,
+    period = excluded.period,
+    ends = excluded.ends
+RETURNING hits
+"""
+
+
+def _database_count(key: str, window: int) -> int:
+    """One statement: a new key or a new window starts at 1, an open window counts one
+    more; the count returned is this request's (exact under concurrent requests: the row
+    is locked by the update, SQLite's writer lock or PostgreSQL's row lock)."""
+    now = int(time.time())
+    number = now // window
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_UPSERT, [key[:200], number, (number + 1) * window])
+        row = cursor.fetchone()
+    return int(row[0])
+
+
+def purge_expired_windows(now: float | None = None) -> int:
+    """Delete the counters whose window has ended (``manage.py purge_throttle_windows``,
+    daily): a fresh window starts at 1 anyway, so they only take room."""
+    deleted, _ = ThrottleWindow.objects.filter(
+        ends__lt=int(now if now is not None else time.time())).delete()
+    return deleted
 
 
 def _throttled(*limits: tuple[str, str]) -> bool:

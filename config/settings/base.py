@@ -241,12 +241,15 @@ QUIZ_EXAM_CLOSED_PAGES = (
     "quiz:scenario_stats", "scenarios:*", "admin:*",
 )
 
-# The throttle counts in this cache. LocMemCache is per process: behind N server workers a
-# flooding client is refused after at most N times the limits above. Point CACHES at a
-# shared cache (Redis, Memcached) to make the limits exact.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "quiz",
-    }
-}
+# With REDIS_URL (redis://host:6379/0), Redis is the cache every worker and server shares,
+# and the throttles count there (its increments are atomic). Without it, each process has
+# its own in-memory cache (for what is per process anyway), and the throttles count in the
+# database, which every worker shares: exact either way (quiz.throttle).
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                          "LOCATION": "quiz"}}
+QUIZ_THROTTLE_STORE = "cache" if REDIS_URL else "database"

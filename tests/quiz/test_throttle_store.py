@@ -1,0 +1,92 @@
+"""The throttles count exactly across workers (issue 16): in the database by default (one
+upsert per request), in the shared cache with REDIS_URL."""
+
+from __future__ import annotations
+
+import threading
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, connections
+
+from quiz import throttle
+from quiz.models import ThrottleWindow
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_requests_racing_on_one_counter_each_get_their_own_count() -> None:
+    """Eight threads (eight database connections, as eight workers would have) count 25
+    requests each on one key at the same time: the counts handed out are exactly
+    1..200, none lost and none twice."""
+    if connection.vendor == "sqlite" and connection.settings_dict["NAME"] == ":memory:":
+        pytest.skip("threads need a database file they all open")
+    counts: list[int] = []
+    lock = threading.Lock()
+    start = threading.Barrier(8)
+
+    def worker() -> None:
+        try:
+            start.wait()
+            got = [throttle._database_count("race", 3600) for _ in range(25)]
+            with lock:
+                counts.extend(got)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(counts) == list(range(1, 201))
+    assert ThrottleWindow.objects.get(name="race").hits == 200
+
+
+def test_a_new_window_starts_again_at_one_and_ended_windows_are_purged() -> None:
+    with mock.patch("quiz.throttle.time.time", return_value=1_000_000.0):
+        assert [throttle._database_count("k", 60) for _ in range(3)] == [1, 2, 3]
+    with mock.patch("quiz.throttle.time.time", return_value=1_000_060.0):
+        assert throttle._database_count("k", 60) == 1  # the next minute
+        assert throttle._database_count("other", 60) == 1
+    assert throttle.purge_expired_windows(now=1_000_070.0) == 0  # this minute ends at 1_000_080
+    assert throttle.purge_expired_windows(now=1_000_200.0) == 2
+    assert not ThrottleWindow.objects.exists()
+
+
+def test_the_purge_command_says_what_it_deleted(capsys: pytest.CaptureFixture[str]) -> None:
+    with mock.patch("quiz.throttle.time.time", return_value=1_000_000.0):
+        throttle._database_count("k", 60)
+    call_command("purge_throttle_windows")
+    assert "deleted 1 ended counter windows" in capsys.readouterr().out
+
+
+def test_limits_hold_with_either_store(settings) -> None:
+    for store in ("database", "cache"):
+        settings.QUIZ_THROTTLE_STORE = store
+        results = [throttle._over(f"limit-{store}", 3, 60) for _ in range(5)]
+        assert results == [False, False, False, True, True], store
+
+
+def test_redis_url_makes_redis_the_shared_cache_and_the_throttles_store(monkeypatch) -> None:
+    import sys
+
+    from tests.web.test_security import PROD_ENV, load_prod_settings
+
+    env = {k: v for k, v in PROD_ENV.items() if k != "DJANGO_SETTINGS_MODULE"}
+    base = sys.modules["config.settings.base"]
+    try:
+        monkeypatch.setenv("REDIS_URL", "redis://cache:6379/0")
+        sys.modules.pop("config.settings.base")  # read the environment again
+        with_redis = load_prod_settings(monkeypatch, **env)
+        monkeypatch.delenv("REDIS_URL")
+        sys.modules.pop("config.settings.base")
+        without = load_prod_settings(monkeypatch, **env)
+    finally:
+        sys.modules["config.settings.base"] = base
+    assert with_redis.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    assert with_redis.CACHES["default"]["LOCATION"] == "redis://cache:6379/0"
+    assert with_redis.QUIZ_THROTTLE_STORE == "cache"
+    assert without.CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    assert without.QUIZ_THROTTLE_STORE == "database"
