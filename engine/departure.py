@@ -23,15 +23,11 @@ player who left takes their things with them, all at once, not as a state-based 
 from __future__ import annotations
 
 from engine.eras import Era
-from engine.state import GameState, evolve
+from engine.state import OUTSIDE, GameState, evolve
 from engine.trace import Trace
 from engine.zones import move_object, remove_from_combat
 
 __all__ = ["continues_without", "leave_game"]
-
-OUTSIDE = "outside"
-"""The zone of an object whose owner has left the game."""
-
 
 def continues_without(state: GameState, leaving: frozenset[str] | set[str]) -> bool:
     """Whether the game goes on once these players have left (800.4): players of at least

@@ -46,8 +46,9 @@ STEPS: tuple[str, ...] = (
     "declare-blockers", "combat-damage", "end-of-combat", "main2", "end", "cleanup",
 )
 MAIN_STEPS = frozenset({"main1", "main2"})
-ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "command", "outside")
-"""``outside``: the object left the game with its owner (800.4a, engine.departure)."""
+OUTSIDE = "outside"
+"""The zone of an object that left the game with its owner (800.4a, engine.departure)."""
+ZONES = ("battlefield", "graveyard", "exile", "hand", "library", "stack", "command", OUTSIDE)
 KEYWORDS = frozenset({
     "trample", "trample-over-planeswalkers", "deathtouch", "first-strike", "double-strike",
     "lifelink", "vigilance", "haste", "flying", "reach", "menace", "indestructible",
@@ -449,6 +450,19 @@ class GameState:
             return self.with_team(evolve(team, life=team.life + delta))
         p = self.players[player]
         return self.with_player(evolve(p, life=p.life + delta))
+
+
+def without_until_end_of_turn(obj: Obj) -> Obj:
+    """The object with its "until end of turn" power, toughness and keywords gone (the
+    cleanup step ends them, 514.2; a zone change too, 400.7); its controller is left to
+    the caller. The same object when it has none."""
+    if obj.eot_pt == (0, 0) and not obj.eot_keywords:
+        return obj
+    dp, dt = obj.eot_pt
+    return evolve(obj, power=None if obj.power is None else obj.power - dp,
+                  toughness=None if obj.toughness is None else obj.toughness - dt,
+                  eot_pt=(0, 0), keywords=obj.keywords - obj.eot_keywords,
+                  eot_keywords=frozenset())
 
 
 def with_counters(obj: Obj, kind: str, delta: int) -> Obj:

@@ -7,7 +7,7 @@ import re
 
 from engine.cards import find_card
 from engine.eras import Era
-from engine.state import GameState, evolve
+from engine.state import GameState, evolve, without_until_end_of_turn
 from engine.trace import Trace
 from engine.zones import enter_battlefield
 
@@ -25,16 +25,10 @@ def cleanup(state: GameState, trace: Trace) -> GameState:
     for oid, obj in objects.items():
         if obj.on_battlefield and (obj.damage or obj.deathtouched or obj.eot_controller
                                    or obj.eot_keywords or obj.eot_pt != (0, 0)):
-            dp, dt = obj.eot_pt  # "+X/+Y until end of turn" ends (engine.effects)
             objects[oid] = evolve(
-                obj, damage=0, deathtouched=False,
-                controller=obj.eot_controller or obj.controller,
-                eot_controller=None, keywords=obj.keywords - obj.eot_keywords,
-                eot_keywords=frozenset(),
-                sick=obj.sick or bool(obj.eot_controller),
-                power=None if obj.power is None else obj.power - dp,
-                toughness=None if obj.toughness is None else obj.toughness - dt,
-                eot_pt=(0, 0))
+                without_until_end_of_turn(obj), damage=0, deathtouched=False,
+                controller=obj.eot_controller or obj.controller, eot_controller=None,
+                sick=obj.sick or bool(obj.eot_controller))
     # Prevention shields last "this turn" (615.7): they end with the damage (514.2).
     return evolve(state, objects=objects, shields=())
 

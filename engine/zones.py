@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from engine.eras import Era
 from engine.errors import DocumentError
-from engine.state import Combat, GameState, Obj, evolve
+from engine.state import OUTSIDE, Combat, GameState, Obj, evolve, without_until_end_of_turn
 from engine.trace import Trace
 
 
@@ -78,16 +78,10 @@ def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
         state = remove_from_combat(state, oid, trace, "left-battlefield")
     if zone == "library" or obj.zone == "library":
         state = _libraries_after(state, obj, zone)
-    moved = evolve(
+    moved = without_until_end_of_turn(evolve(
         obj, zone=zone, generation=obj.generation + 1, damage=0, deathtouched=False,
         counters={}, tapped=False, controller=obj.owner, sick=False, eot_controller=None,
-    )
-    if obj.eot_pt != (0, 0) or obj.eot_keywords:  # "until end of turn" changes end too
-        dp, dt = obj.eot_pt
-        moved = evolve(moved, power=None if obj.power is None else obj.power - dp,
-                       toughness=None if obj.toughness is None else obj.toughness - dt,
-                       eot_pt=(0, 0), keywords=obj.keywords - obj.eot_keywords,
-                       eot_keywords=frozenset())
+    ))
     if obj.printed is not None or obj.last_defense_removed:
         # A copy effect or `become` changed it: off the battlefield it is its card again.
         moved = evolve(moved, **(obj.printed or {}), printed=None, copiable=None,
@@ -97,7 +91,7 @@ def move_object(state: GameState, oid: str, zone: str, trace: Trace, *,
 
 def _in_game(obj: Obj) -> None:
     """An object that left the game with its owner (800.4a) is gone for good."""
-    if obj.zone == "outside":
+    if obj.zone == OUTSIDE:
         raise DocumentError.at("", f"{obj.id} has left the game with its owner (800.4a)")
 
 

@@ -30,10 +30,6 @@ class BackupError(Exception):
     """What went wrong, in a sentence a person running the command can act on."""
 
 
-def vendor() -> str:
-    return connection.vendor
-
-
 def backup(target: Path) -> int:
     """Write a backup of the database to ``target``; returns its size in bytes."""
     target = target.resolve()
@@ -43,13 +39,13 @@ def backup(target: Path) -> int:
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        if vendor() == "sqlite":
-            _sqlite_backup(tmp)
-        elif vendor() == "postgresql":
+        if connection.vendor == "sqlite":
+            _sqlite_copy(tmp, into_file=True)
+        elif connection.vendor == "postgresql":
             _run([_pg_tool("pg_dump"), "--format=custom", "--no-owner", f"--file={tmp}",
                   *_pg_args()], "pg_dump")
         else:
-            raise BackupError(f"no backup for the {vendor()} database")
+            raise BackupError(f"no backup for the {connection.vendor} database")
         tmp.replace(target)
     finally:
         tmp.unlink(missing_ok=True)
@@ -62,34 +58,31 @@ def restore(source: Path) -> None:
         raise BackupError(f"{source} is not a file")
     with source.open("rb") as f:
         head = f.read(len(SQLITE_MAGIC))
-    if vendor() == "sqlite":
+    if connection.vendor == "sqlite":
         if not head.startswith(SQLITE_MAGIC):
             raise BackupError(f"{source} is not an SQLite backup")
-        _sqlite_restore(source)
-    elif vendor() == "postgresql":
+        _sqlite_copy(source, into_file=False)
+    elif connection.vendor == "postgresql":
         if not head.startswith(PG_MAGIC):
             raise BackupError(f"{source} is not a pg_dump backup (custom format)")
         connection.close()  # no session of ours holds a lock on a table being replaced
         _run([_pg_tool("pg_restore"), "--clean", "--if-exists", "--no-owner",
               "--single-transaction", *_pg_args(dbname_flag=True), str(source)], "pg_restore")
     else:
-        raise BackupError(f"no restore for the {vendor()} database")
+        raise BackupError(f"no restore for the {connection.vendor} database")
 
 
-def _sqlite_backup(target: Path) -> None:
+def _sqlite_copy(file: Path, *, into_file: bool) -> None:
+    """SQLite's online backup, page by page, from the live database into ``file`` or
+    from ``file`` into the live database."""
     connection.ensure_connection()
     live = connection.connection
-    with sqlite3.connect(target) as copy:
-        live.backup(copy)
-    copy.close()
-
-
-def _sqlite_restore(source: Path) -> None:
-    connection.ensure_connection()
-    live = connection.connection
-    with sqlite3.connect(source) as backup_db:
-        backup_db.backup(live)
-    backup_db.close()
+    other = sqlite3.connect(file)
+    try:
+        source, target = (live, other) if into_file else (other, live)
+        source.backup(target)
+    finally:
+        other.close()
 
 
 def _pg_args(dbname_flag: bool = False) -> list[str]:

@@ -19,6 +19,7 @@ from hypothesis.extra.django import TestCase
 from quiz.forms import AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession
 from quiz.services import answer_submit, item_serve, quiz_start
+from tests.concurrency import at_once
 from tests.factories import ScenarioFactory, UserFactory, scenario_document
 from tests.quiz.test_quiz import all_kinds_document
 
@@ -128,28 +129,15 @@ def test_two_identical_concurrent_submissions_make_one_attempt() -> None:
     user = UserFactory()
     session = quiz_start(user=user, session_key="", length=1)
     item = item_serve(item=session.items.get())
-    barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
+
+    # both read the unanswered question before either submits
+    fresh = [QuizItem.objects.select_related("session", "version__scenario").get(pk=item.pk)
+             for _ in range(2)]
 
     def submit() -> None:
-        from django.db import connection
+        answer_submit(item=fresh.pop(), data={"answer": "20"}, user=user, session_key="")
 
-        try:
-            fresh = QuizItem.objects.select_related("session", "version__scenario").get(
-                pk=item.pk)
-            barrier.wait()
-            answer_submit(item=fresh, data={"answer": "20"}, user=user, session_key="")
-        except BaseException as err:  # noqa: BLE001 - reported below
-            errors.append(err)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
+    assert at_once(2, submit) == []
     assert Attempt.objects.filter(item=item).count() == 1
 
 

@@ -8,10 +8,11 @@ from unittest import mock
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connection
 
 from quiz import throttle
 from quiz.models import ThrottleWindow
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,22 +25,13 @@ def test_requests_racing_on_one_counter_each_get_their_own_count() -> None:
         pytest.skip("threads need a database file they all open")
     counts: list[int] = []
     lock = threading.Lock()
-    start = threading.Barrier(8)
 
     def worker() -> None:
-        try:
-            start.wait()
-            got = [throttle._database_count("race", 3600) for _ in range(25)]
-            with lock:
-                counts.extend(got)
-        finally:
-            connections.close_all()
+        got = [throttle._database_count("race", 3600) for _ in range(25)]
+        with lock:
+            counts.extend(got)
 
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    assert at_once(8, worker) == []
     assert sorted(counts) == list(range(1, 201))
     assert ThrottleWindow.objects.get(name="race").hits == 200
 
