@@ -32,6 +32,7 @@ find_python = $(shell for py in $(PYTHON_CANDIDATES); do \
 	fi; done)
 
 .PHONY: help venv install lock node_modules assets translations migrate load run test lint bench \
+	multiserver \
 	makemessages clean
 
 help:
@@ -39,6 +40,8 @@ help:
 	@echo "make test          install, compile translations, lint, run the test suite (honours DATABASE_URL)"
 	@echo "make lint          ruff check, mypy (strict: engine, quiz, scenarios, config), import-linter's contracts"
 	@echo "make bench         run the benchmarks in tests/bench (if any)"
+	@echo "make multiserver   two gunicorn servers on one PostgreSQL and Redis, checked together"
+	@echo "                   (needs DATABASE_URL=postgres://... and REDIS_URL; .ci/run starts both)"
 	@echo "make lock          re-pin requirements/*.txt from pyproject.toml (UPGRADE=1: newest)"
 	@echo "make assets        build the YAML editor's script (static/js/yaml-editor.js) with esbuild"
 	@echo "make makemessages  refresh locale/*/LC_MESSAGES/django.po from the sources (needs GNU gettext)"
@@ -119,6 +122,11 @@ bench: install translations
 	else \
 		echo "no benchmarks yet"; \
 	fi
+
+# Two app servers sharing DATABASE_URL (PostgreSQL) and REDIS_URL: sessions, exam clocks,
+# throttles, publishing and a load run checked across them (tests/multiserver.py).
+multiserver: install translations
+	$(PY) -m tests.multiserver
 
 makemessages: $(STAMP)
 	$(PY) manage.py makemessages $(MAKEMESSAGES_OPTS)
