@@ -14,7 +14,11 @@ LOCK_OPTS := --universal --python-version 3.12 --generate-hashes --quiet
 NODE_STAMP := node_modules/.package-lock.json
 # The YAML editor's bundle (CodeMirror 6 + static/src/*.js, by esbuild): built, not committed.
 EDITOR_BUNDLE := static/js/yaml-editor.js
-EDITOR_SOURCES := $(wildcard static/src/*.js)
+EDITOR_SOURCES := $(filter-out static/src/bootstrap-parts.js,$(wildcard static/src/*.js))
+# The site's Bootstrap, built, not committed: the stylesheet from static/src/scss/ (dart-sass)
+# and the one plugin the pages use (Collapse) from static/src/bootstrap-parts.js (esbuild).
+BOOTSTRAP_CSS := static/css/bootstrap.css
+BOOTSTRAP_JS := static/js/bootstrap-parts.js
 PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 MAKEMESSAGES_OPTS := -l it -l es --add-location=file --no-obsolete \
@@ -43,7 +47,7 @@ help:
 	@echo "make multiserver   two gunicorn servers on one PostgreSQL and Redis, checked together"
 	@echo "                   (needs DATABASE_URL=postgres://... and REDIS_URL; .ci/run starts both)"
 	@echo "make lock          re-pin requirements/*.txt from pyproject.toml (UPGRADE=1: newest)"
-	@echo "make assets        build the YAML editor's script (static/js/yaml-editor.js) with esbuild"
+	@echo "make assets        build the front-end files: the YAML editor's script, Bootstrap's CSS (sass) and JS"
 	@echo "make makemessages  refresh locale/*/LC_MESSAGES/django.po from the sources (needs GNU gettext)"
 	@echo "make clean         remove the virtualenv, node_modules, compiled translations and caches"
 
@@ -74,7 +78,7 @@ lock: $(STAMP)
 	$(VENV)/bin/uv pip compile pyproject.toml --extra dev -c $(LOCK_BASE) $(LOCK_OPTS) \
 		$(if $(UPGRADE),--upgrade) -o $(LOCK_DEV)
 
-install: $(STAMP) $(NODE_STAMP) $(EDITOR_BUNDLE)
+install: $(STAMP) $(NODE_STAMP) $(EDITOR_BUNDLE) $(BOOTSTRAP_CSS) $(BOOTSTRAP_JS)
 
 $(NODE_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm not found: install Node.js and npm (apt-get install npm)." >&2; exit 1; }
@@ -87,7 +91,13 @@ node_modules: $(NODE_STAMP)
 $(EDITOR_BUNDLE): $(EDITOR_SOURCES) package.json package-lock.json $(NODE_STAMP)
 	npm run --silent build
 
-assets: $(EDITOR_BUNDLE)
+$(BOOTSTRAP_CSS): $(wildcard static/src/scss/*.scss) package.json package-lock.json $(NODE_STAMP)
+	npm run --silent build:css
+
+$(BOOTSTRAP_JS): static/src/bootstrap-parts.js package.json package-lock.json $(NODE_STAMP)
+	npm run --silent build:js
+
+assets: $(EDITOR_BUNDLE) $(BOOTSTRAP_CSS) $(BOOTSTRAP_JS)
 
 %.mo: %.po | $(STAMP)
 	$(PY) manage.py compiletranslations
@@ -132,7 +142,7 @@ makemessages: $(STAMP)
 	$(PY) manage.py makemessages $(MAKEMESSAGES_OPTS)
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles $(EDITOR_BUNDLE) .pytest_cache .ruff_cache .mypy_cache \
-		.import_linter_cache *.egg-info
+	rm -rf $(VENV) node_modules staticfiles $(EDITOR_BUNDLE) $(BOOTSTRAP_CSS) $(BOOTSTRAP_JS) \
+		.pytest_cache .ruff_cache .mypy_cache .import_linter_cache *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 	find locale -name '*.mo' -delete

@@ -193,12 +193,12 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 # --- Static files -------------------------------------------------------------------------
-# Third-party front-end files are served straight from the pinned npm packages.
+# htmx is served straight from its pinned npm package; Bootstrap is built into static/
+# (css/bootstrap.css, js/bootstrap-parts.js) by `make install` from static/src/.
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [
     BASE_DIR / "static",
-    ("vendor/bootstrap", BASE_DIR / "node_modules" / "bootstrap" / "dist"),
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
 ]
 

@@ -176,7 +176,7 @@ def test_base_layout_has_landmarks_and_no_inline_script_or_style(client):
     for script in re.findall(r"<script[^>]*>(.*?)</script>", html, flags=re.S):
         assert script.strip() == "", "inline script found"
     assert re.search(r'<script src="/static/vendor/htmx/htmx\.min\.js"', html)
-    assert re.search(r'src="/static/vendor/bootstrap/js/bootstrap\.bundle\.min\.js"', html)
+    assert re.search(r'src="/static/js/bootstrap-parts\.js"', html)
 
 
 def test_vendor_static_files_are_served_from_npm_packages():
@@ -184,8 +184,8 @@ def test_vendor_static_files_are_served_from_npm_packages():
 
     for path in (
         "vendor/htmx/htmx.min.js",
-        "vendor/bootstrap/css/bootstrap.min.css",
-        "vendor/bootstrap/js/bootstrap.bundle.min.js",
+        "css/bootstrap.css",  # built from static/src by make (sass, esbuild)
+        "js/bootstrap-parts.js",
         "css/app.css",
     ):
         assert finders.find(path), path
