@@ -10,6 +10,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -35,7 +37,7 @@ from quiz.presenters import answer_display
 from quiz.services import scenario_of
 from scenarios.caches import memo
 from scenarios.forms import ZONES
-from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion
+from scenarios.models import TOPIC_LABELS, Scenario, ScenarioVersion, title_in
 from scenarios.presentation.board import player_label
 from scenarios.presentation.labels import era_label, object_names, render_text
 from scenarios.presentation.present import present
@@ -45,26 +47,49 @@ ZONE_NAMES = {**dict(ZONES), "outside": gettext_lazy("outside the game")}
 """zone key -> its name in the reader's language (``outside``: left with its owner, 800.4a)"""
 
 
-def differs(version: ScenarioVersion, era: str) -> bool:
-    """Whether any answer of this version differs between ``era`` and the era before."""
-    i = ERA_KEYS.index(era)
-    if i == 0:
-        return False
-    prev = ERA_KEYS[i - 1]
-    keys = version.answer_keys
-    return prev in keys and era in keys and keys[prev] != keys[era]
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A published scenario in a list: what a link to it needs (``url``: its era
+    comparison, in the list's language)."""
 
+    pk: int
+    slug: str
+    url: str
+
+
+def _listed(pk: int, slug: str) -> Listed:
+    return Listed(pk, slug, reverse("quiz:history_scenario", args=[slug]))
+
+
+# The pages listing every published scenario (the timeline, the rule index) are kept per
+# process by language and ``Scenario.objects.published_stamp()``: one cheap query per
+# request, and a publish or retirement by any worker or server changes the stamp, so no
+# page is ever stale. Bound: 8 entries each (three languages, and stamps just replaced);
+# an entry is a few hundred bytes per era and per rule plus about 150 bytes per listed
+# scenario (~1 MB for the timeline of 1,000 changed scenarios), so under 10 MB in all.
 
 def timeline(language: str) -> list[dict[str, Any]]:
-    published = list(Scenario.objects.published().select_related("current_version"))
+    """The eras, oldest first, each with the published scenarios whose answers differ
+    from the era before (stored with each version: no document is read)."""
+    return _timeline(language, Scenario.objects.published_stamp())
+
+
+@memo(maxsize=8)
+def _timeline(language: str, stamp: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """:func:`timeline` for the library ``stamp`` says (callers don't mutate it)."""
+    rows = Scenario.objects.published().with_facts("pk", "slug",
+                                                   facts=("titles", "changed_in"))
+    with translation.override(language):  # the links' language prefix
+        listed = {r["pk"]: (_listed(r["pk"], r["slug"]),
+                            title_in(r["titles"], language, r["slug"]))
+                  for r in rows if r["changed_in"]}
     out = []
     for era in ERAS:
         out.append({
             "key": era.key, "name": era.name, "set": era.set_code, "date": era.effective,
             "changes": changes(era.key, language),
             "moved": moved_rules(era.key),
-            "scenarios": [(s, s.title(language)) for s in published
-                          if s.current_version and differs(s.current_version, era.key)],
+            "scenarios": [listed[r["pk"]] for r in rows if era.key in r["changed_in"]],
         })
     return out
 
@@ -240,26 +265,26 @@ def _cited_now(version_id: int, fingerprint: str) -> tuple[str, ...]:
     return tuple(rules_cited(scenario_of(version), version.eras))
 
 
-def _cited(version: ScenarioVersion | None, fingerprint: str) -> list[str] | tuple[str, ...]:
-    """The rules a published version's traces cite: as its check stored them."""
-    if version is None:
-        return ()
-    if version.checked_with == fingerprint:
-        return list(version.cited_rules)
-    return _cited_now(version.pk, fingerprint)
+def _cited(version_id: int, stored: list[str], checked_with: str,
+           fingerprint: str) -> list[str] | tuple[str, ...]:
+    """The rules a published version's traces cite: as its check ``stored`` them, else
+    (``checked_with`` another engine) run by this one."""
+    if checked_with == fingerprint:
+        return stored
+    return _cited_now(version_id, fingerprint)
 
 
 def citations() -> dict[str, list[int]]:
     """rule key -> ids of published scenarios whose trace cites it (in any of their eras),
-    from what their versions' checks stored: one query."""
+    from what their versions' checks stored: one query, no document read."""
     fingerprint = engine_fingerprint()
     index: dict[str, list[int]] = {}
-    published = Scenario.objects.published().select_related("current_version").only(
-        "pk", "current_version__cited_rules", "current_version__checked_with",
-        "current_version__eras").order_by("pk")
-    for scenario in published:
-        for key in _cited(scenario.current_version, fingerprint):
-            index.setdefault(key, []).append(scenario.pk)
+    rows = Scenario.objects.published().order_by("pk").values_list(
+        "pk", "current_version_id", "current_version__cited_rules",
+        "current_version__checked_with")
+    for pk, version_id, stored, checked_with in rows:
+        for key in _cited(version_id, stored, checked_with, fingerprint):
+            index.setdefault(key, []).append(pk)
     return index
 
 
@@ -283,6 +308,14 @@ def rule_history(key: str, language: str) -> list[dict[str, Any]]:
 
 
 def rule_index(language: str) -> list[dict[str, Any]]:
+    """Every rule of the catalogue with its latest number, its summary, and how many
+    published scenarios cite it (kept per process: see :func:`timeline`)."""
+    return _rule_index(language, Scenario.objects.published_stamp())
+
+
+@memo(maxsize=8)
+def _rule_index(language: str, stamp: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """:func:`rule_index` for the library ``stamp`` says (callers don't mutate it)."""
     cited = citations()
     out = []
     for key in sorted(rule_catalogue()):
@@ -297,15 +330,20 @@ def rule_index(language: str) -> list[dict[str, Any]]:
     return out
 
 
-def scenarios_citing(key: str, language: str) -> list[tuple[Scenario, str]]:
-    """The published scenarios whose traces cite rule ``key``: one query (and a run of
-    those whose stored check an older engine made)."""
+def scenarios_citing(key: str, language: str) -> list[tuple[Listed, str]]:
+    """The published scenarios whose traces cite rule ``key``, with their titles: one
+    query that reads no document (and a run of those whose stored check an older engine
+    made)."""
     fingerprint = engine_fingerprint()
-    published = Scenario.objects.published().select_related("current_version")
+    published = Scenario.objects.published()
     found = published.citing(key) | published.exclude(
         current_version__checked_with=fingerprint)
-    return [(s, s.title(language)) for s in found
-            if key in _cited(s.current_version, fingerprint)]
+    rows = found.with_facts("pk", "slug", "current_version__cited_rules",
+                            "current_version__checked_with", facts=("titles",))
+    return [(_listed(r["pk"], r["slug"]), title_in(r["titles"], language, r["slug"]))
+            for r in rows
+            if key in _cited(r["current_version_id"], r["current_version__cited_rules"],
+                             r["current_version__checked_with"], fingerprint)]
 
 
 # -- finding a rule by number or by words ------------------------------------------------------

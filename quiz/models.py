@@ -131,9 +131,59 @@ class Attempt(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # a candidate's attempts, newest first (the admin's search by username)
+            models.Index(fields=["user", "-created_at"], name="attempt_user_recent"),
+            # a scenario's attempts, newest first (the admin's search by scenario)
+            models.Index(fields=["version", "-created_at"], name="attempt_version_recent"),
+            # the per-question statistics: times per question, covered by the index
+            models.Index(fields=["version", "question_id", "time_taken_ms"],
+                         name="attempt_question_time"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.version} {self.question_id} {self.era}: {self.correct}"
+
+
+# The two tallies below are kept by the database itself: triggers on the attempts table
+# (quiz/migrations/0004_attempt_tallies.py, for SQLite and PostgreSQL) count every
+# insert, delete and update in the statement's own transaction, whichever way it is
+# written (the answer service's raw insert, claiming anonymous attempts at login, a
+# cascade when a user is deleted, bulk loads). Pages read them instead of counting
+# attempts: their cost no longer grows with the number of attempts.
+
+class CandidateScore(models.Model):
+    """How many questions a candidate has answered, and how many right: the overall
+    score the statistics' discrimination index correlates each answer with."""
+
+    candidate = models.CharField(max_length=80, primary_key=True,
+                                 help_text="u<user id>, or s<session key> if anonymous.")
+    attempts = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.candidate}: {self.correct}/{self.attempts}"
+
+
+class QuestionTally(models.Model):
+    """The attempts at one question of one scenario version in one era, and how many
+    were right."""
+
+    version = models.ForeignKey("scenarios.ScenarioVersion", on_delete=models.CASCADE,
+                                related_name="question_tallies")
+    question_id = models.CharField(max_length=64)
+    era = models.CharField(max_length=16)
+    attempts = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["version", "question_id", "era"],
+                                    name="unique_question_tally"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version_id} {self.question_id} {self.era}: {self.correct}/{self.attempts}"
 
 
 class ReviewCard(models.Model):
@@ -157,6 +207,22 @@ class ReviewCard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.scenario_id} {self.question_id} due {self.due}"
+
+
+class QuestionStatsSnapshot(models.Model):
+    """The per-question statistics of a scenario with many attempts, as computed at
+    ``computed_at`` (``quiz.selectors.question_stats``): the statistics page shows it
+    instead of reading tens of thousands of attempts per view, and
+    ``manage.py refresh_question_stats`` computes it afresh (run it every few minutes)."""
+
+    scenario = models.OneToOneField("scenarios.Scenario", on_delete=models.CASCADE,
+                                    related_name="+")
+    computed_at = models.DateTimeField()
+    attempts = models.PositiveIntegerField(help_text="The attempts counted then.")
+    questions = models.JSONField(help_text="One object per question, its statistics.")
+
+    def __str__(self) -> str:
+        return f"{self.scenario_id} at {self.computed_at}"
 
 
 class ThrottleWindow(models.Model):

@@ -10,9 +10,7 @@ once per model and database and convert values exactly as the ORM does
   signed-in user or an anonymous quiz;
 - ``owned_item``: an item with its session and attempt, on every question and answer;
 - ``writer``: inserting the attempt, on every answer;
-- ``session_counts``: the answered and right counts of a session, on every answer;
-- ``QuestionsLength``: the number of questions in a stored document, counted by the
-  database, for the practice page's live count.
+- ``session_counts``: the answered and right counts of a session, on every answer.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from typing import Any
 
 from django.db import connection as default_connection
 from django.db import connections
-from django.db.models import Func, IntegerField, Model
+from django.db.models import Model
 from django.utils import timezone
 
 from quiz.models import Attempt, QuizItem, QuizSession
@@ -187,20 +185,3 @@ def session_counts(session: QuizSession) -> tuple[int, int]:
         done, right = cursor.fetchone()
     return int(done), int(right)
 
-
-# -- the number of questions in a stored document ------------------------------------------
-
-class QuestionsLength(Func):
-    """The number of questions in a version's document, counted by the database, so a
-    count of the pool reads no document (SQLite and PostgreSQL; MySQL's form otherwise)."""
-
-    output_field = IntegerField()
-    template = "JSON_LENGTH(%(expressions)s, '$.questions')"
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(compiler, connection,
-                           template="JSON_ARRAY_LENGTH(%(expressions)s, '$.questions')", **extra)
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return self.as_sql(compiler, connection,
-                           template="jsonb_array_length(%(expressions)s -> 'questions')", **extra)

@@ -6,18 +6,40 @@ from __future__ import annotations
 import json
 import math
 import statistics
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    JSONField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    When,
+)
 from django.utils import timezone
 
 from engine import CURRENT
 from quiz import rawsql
-from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
+from quiz.models import (
+    Attempt,
+    QuestionStatsSnapshot,
+    QuestionTally,
+    QuizItem,
+    QuizSession,
+    ReviewCard,
+)
+from scenarios.caches import memo
 from scenarios.models import ProblemReport, Scenario
 from scenarios.selectors import item_reports
 
@@ -29,29 +51,58 @@ if TYPE_CHECKING:
 class Candidate:
     """A question that can be served: a published scenario version, a question, eras."""
 
-    scenario: Scenario
+    scenario_id: int
+    version_id: int
     question_id: str
     eras: tuple[str, ...]
 
 
 def question_pool(*, topics: list[str], difficulty_min: int, difficulty_max: int,
                   era_mode: str, era: str = "") -> list[Candidate]:
-    scenarios = (Scenario.objects.published().by_topic(*topics)
-                 .difficulty_between(difficulty_min, difficulty_max)
-                 .select_related("current_version"))
+    """Every question of the published scenarios the filters match, in the library's
+    order, from what each version stores (:func:`_servable`): no document is read."""
+    return [Candidate(s.scenario_id, s.version_id, question, eras)
+            for s, eras in pool_scenarios(topics=topics, difficulty_min=difficulty_min,
+                                          difficulty_max=difficulty_max,
+                                          era_mode=era_mode, era=era)
+            for question in s.questions]
+
+
+def pool_scenarios(*, topics: list[str], difficulty_min: int, difficulty_max: int,
+                   era_mode: str, era: str = "") -> list[tuple[Servable, tuple[str, ...]]]:
+    """The published scenarios the filters match, each with the eras its questions may
+    be asked in (:func:`question_pool` by scenario, without making every question)."""
     wanted = {"current": CURRENT.key, "one": era}.get(era_mode)
-    pool: list[Candidate] = []
-    for scenario in scenarios:
-        version = scenario.current_version
-        assert version is not None
-        eras = tuple(version.eras)
-        if wanted:
-            if wanted not in eras:
-                continue
-            eras = (wanted,)
-        for q in version.document.get("questions", []):
-            pool.append(Candidate(scenario, q["id"], eras))
-    return pool
+    return [(s, (wanted,) if wanted else s.eras)
+            for s in _servable(Scenario.objects.published_stamp())
+            if (not topics or s.topic in topics)
+            and difficulty_min <= s.difficulty <= difficulty_max
+            and (not wanted or wanted in s.eras)]
+
+
+@dataclass(frozen=True, slots=True)
+class Servable:
+    """A published scenario as a quiz draws from it."""
+
+    scenario_id: int
+    version_id: int
+    topic: str
+    difficulty: int
+    eras: tuple[str, ...]
+    questions: tuple[str, ...]
+
+
+@memo(maxsize=2)
+def _servable(stamp: tuple[Any, ...]) -> tuple[Servable, ...]:
+    """Every published scenario, from one query of what its current version stores, kept
+    per process for the library ``stamp`` says (``Scenario.objects.published_stamp()``:
+    a publish or retirement anywhere changes it, so a quiz never draws from a stale
+    library). Bound: two entries, each about 500 bytes per scenario (~0.6 MB at 1,000)."""
+    rows = Scenario.objects.published().with_facts(
+        "pk", "topic", "difficulty", "current_version__eras", facts=("questions",))
+    return tuple(Servable(r["pk"], r["current_version_id"], r["topic"], r["difficulty"],
+                          tuple(sys.intern(e) for e in r["current_version__eras"]),
+                          tuple(r["questions"])) for r in rows)
 
 
 def running_exam(*, user: User | AnonymousUser, session_key: str | None,
@@ -138,17 +189,13 @@ def item_reads(*, session: QuizSession, item: QuizItem, page: bool = True,
 
 def question_count(*, topics: list[str], difficulty_min: int, difficulty_max: int,
                    era_mode: str, era: str = "") -> int:
-    """``len(question_pool(...))`` for the same filters, as one aggregate query: the
-    practice page shows it live as the filters change, so it must not read every
-    document or run the engine. The filters are question_pool's (a test keeps them equal)."""
-    scenarios = (Scenario.objects.published().by_topic(*topics)
-                 .difficulty_between(difficulty_min, difficulty_max))
-    wanted = {"current": CURRENT.key, "one": era}.get(era_mode)
-    if wanted:
-        scenarios = scenarios.in_era(wanted)
-    total = scenarios.aggregate(
-        n=Coalesce(Sum(rawsql.QuestionsLength("current_version__document")), 0))["n"]
-    return int(total)
+    """``len(question_pool(...))`` for the same filters: the practice page shows it live
+    as the filters change, so it reads no document and runs no engine; it counts the
+    question ids each version stores, from the per-process copy of the library
+    (:func:`_servable`): one cheap query (the library's stamp) once it is kept."""
+    return sum(len(s.questions) for s, _ in pool_scenarios(
+        topics=topics, difficulty_min=difficulty_min, difficulty_max=difficulty_max,
+        era_mode=era_mode, era=era))
 
 
 def review_forecast(*, user: Any, now: datetime) -> dict[str, int]:
@@ -200,10 +247,6 @@ class QuestionStats:
     by_param: list[tuple[str, str, int, float]] = field(default_factory=list)
 
 
-def _candidate(attempt: Any) -> str:
-    return f"u{attempt.user_id}" if attempt.user_id else f"s{attempt.session_key}"
-
-
 def point_biserial(item: list[int], totals: list[float]) -> float | None:
     """Correlation of a right/wrong item with the candidates' overall scores."""
     n = len(item)
@@ -220,49 +263,178 @@ def point_biserial(item: list[int], totals: list[float]) -> float | None:
     return (statistics.fmean(right) - statistics.fmean(wrong)) / sd * math.sqrt(p * (1 - p))
 
 
+def point_biserial_grouped(groups: list[tuple[bool, float, int]]) -> float | None:
+    """``point_biserial`` of answers given as (right, overall score, how many) groups:
+    the same float, bit for bit, computed exactly (fractions) from counts instead of a
+    list with one entry per answer (``fmean`` and ``pstdev`` are exact sums rounded
+    once, which sums of fractions reproduce)."""
+    n = sum(count for _, _, count in groups)
+    n_right = sum(count for right, _, count in groups if right)
+    if n < 2 or n_right in (0, n):
+        return None
+    total = sum((Fraction(score) * count for _, score, count in groups), Fraction(0))
+    mean = total / n
+    variance = sum((count * (Fraction(score) - mean) ** 2 for _, score, count in groups),
+                   Fraction(0)) / n
+    if variance == 0:
+        return None
+    sd = _sqrt_correctly_rounded(variance)
+    right = sum((Fraction(score) * count for r, score, count in groups if r), Fraction(0))
+    mean_right = float(right) / n_right
+    mean_wrong = float(total - right) / (n - n_right)
+    p = n_right / n
+    return (mean_right - mean_wrong) / sd * math.sqrt(p * (1 - p))
+
+
+def _sqrt_correctly_rounded(x: Fraction) -> float:
+    """The square root of a positive fraction as the nearest float (what ``pstdev``
+    returns for an exact variance): an integer square root with enough bits, rounded to
+    odd, then one rounding to a float."""
+    n, m = x.numerator, x.denominator
+    q = (n.bit_length() - m.bit_length() - (2 * sys.float_info.mant_dig + 3)) // 2
+    if q >= 0:
+        root = math.isqrt(n // (m << 2 * q))
+        exact = root * root * (m << 2 * q) == n
+        return ((root | (not exact)) << q) / 1
+    root = math.isqrt((n << -2 * q) // m)
+    exact = root * root * m == n << -2 * q
+    return (root | (not exact)) / (1 << -q)
+
+
+LIVE_STATISTICS_LIMIT = 1_000
+"""Up to this many attempts, a scenario's statistics are computed on each view (tens of
+milliseconds); beyond, the page shows the snapshot ``manage.py refresh_question_stats``
+last stored (the computation reads every attempt at the scenario: 1.2 s for the 88,000
+of the most answered at 100x data, against 10 ms for a snapshot)."""
+
+
+def question_stats_shown(scenario: Scenario) -> tuple[list[QuestionStats], datetime | None]:
+    """The statistics the page shows, and when they were computed (None: just now).
+    Never writes: without a snapshot yet, a large scenario's are computed now."""
+    total = (QuestionTally.objects.filter(version__scenario=scenario)
+             .aggregate(n=Sum("attempts"))["n"] or 0)
+    if total > LIVE_STATISTICS_LIMIT:
+        snapshot = QuestionStatsSnapshot.objects.filter(scenario=scenario).first()
+        if snapshot is not None:
+            return [stats_from_json(q) for q in snapshot.questions], snapshot.computed_at
+    return question_stats(scenario), None
+
+
+def stats_from_json(data: dict[str, Any]) -> QuestionStats:
+    """A question's statistics as stored in a snapshot (``dataclasses.asdict``)."""
+    return QuestionStats(
+        question=data["question"], attempts=data["attempts"], facility=data["facility"],
+        discrimination=data["discrimination"], median_ms=data["median_ms"],
+        wrong_answers=[(a, n) for a, n in data["wrong_answers"]],
+        by_era=[(e, n, f) for e, n, f in data["by_era"]],
+        by_param=[(name, value, n, f) for name, value, n, f in data["by_param"]])
+
+
 def question_stats(scenario: Scenario) -> list[QuestionStats]:
     """Per question of ``scenario``, from every attempt at any of its versions: facility,
-    discrimination, median time, the commonest wrong answers, by era and by parameter."""
-    attempts = list(Attempt.objects.filter(version__scenario=scenario)
-                    .only("question_id", "correct", "answer", "era", "params",
-                          "time_taken_ms", "user_id", "session_key"))
-    if not attempts:
+    discrimination, median time, the commonest wrong answers, by era and by parameter.
+
+    Counts come from the tallies the database keeps (``QuestionTally``, and each
+    candidate's overall score in ``CandidateScore``); the rest from grouped queries over
+    this scenario's attempts alone, each returning one row per distinct value (time,
+    wrong answer, variant, score), never one per attempt or per candidate."""
+    versions = list(scenario.versions.values_list("pk", flat=True))
+    tallies = list(QuestionTally.objects.filter(version__in=versions, attempts__gt=0)
+                   .values_list("question_id", "era")
+                   .annotate(n=Sum("attempts"), right=Sum("correct")).order_by())
+    if not tallies:
         return []
-    candidates = {_candidate(a) for a in attempts}
-    overall: dict[str, list[int]] = defaultdict(list)
-    for a in (Attempt.objects.filter(Q(user_id__in=[c[1:] for c in candidates
-                                                    if c.startswith("u")])
-                                     | Q(session_key__in=[c[1:] for c in candidates
-                                                          if c.startswith("s")]))
-              .only("correct", "user_id", "session_key")):
-        overall[_candidate(a)].append(int(a.correct))
-    score = {c: statistics.fmean(v) for c, v in overall.items() if v}
-    by_question: dict[str, list[Any]] = defaultdict(list)
-    for a in attempts:
-        by_question[a.question_id].append(a)
+    attempts = Attempt.objects.filter(version__in=versions).order_by()
+    by_question: dict[str, QuestionStats] = {}
+    rights: Counter[str] = Counter()
+    for qid, era, n, right in sorted(tallies):
+        stats = by_question.setdefault(qid, QuestionStats(qid))
+        stats.attempts += n
+        rights[qid] += right
+        stats.by_era.append((era, n, right / n))
+    for qid, stats in by_question.items():
+        stats.facility = rights[qid] / stats.attempts
+    _medians(by_question, attempts)
+    _answers_and_variants(by_question, attempts)
+    _discrimination(by_question, versions)
     version = scenario.current_version or scenario.latest_version()
-    assert version is not None  # the attempts above answered one of its versions
-    document = version.document
-    order = [q["id"] for q in document.get("questions", [])]
-    out = []
-    for qid in sorted(by_question, key=lambda q: order.index(q) if q in order else 99):
-        rows = by_question[qid]
-        stats = QuestionStats(qid, len(rows))
-        stats.facility = statistics.fmean(int(a.correct) for a in rows)
-        stats.discrimination = point_biserial([int(a.correct) for a in rows],
-                                              [score.get(_candidate(a), 0.0) for a in rows])
-        stats.median_ms = statistics.median(a.time_taken_ms for a in rows)
-        wrong = Counter(json.dumps(a.answer, ensure_ascii=False, sort_keys=True)
-                        for a in rows if not a.correct)
-        stats.wrong_answers = wrong.most_common(8)
-        eras: dict[str, list[int]] = defaultdict(list)
-        params: dict[tuple[str, str], list[int]] = defaultdict(list)
-        for a in rows:
-            eras[a.era].append(int(a.correct))
-            for name, value in (a.params or {}).items():
-                params[(name, str(value))].append(int(a.correct))
-        stats.by_era = [(e, len(v), statistics.fmean(v)) for e, v in sorted(eras.items())]
-        stats.by_param = [(n, val, len(v), statistics.fmean(v))
-                          for (n, val), v in sorted(params.items())]
-        out.append(stats)
-    return out
+    assert version is not None  # the attempts counted answered one of its versions
+    order = [q["id"] for q in version.document.get("questions", [])]
+    unknown = [q for q in by_question if q not in order]
+    latest: dict[str, Any] = {}
+    if unknown:  # questions since removed: last answered first, as the attempts' order
+        latest = dict(attempts.filter(question_id__in=unknown).values_list("question_id")
+                      .annotate(last=Max("created_at")))
+    ranked = sorted(by_question, key=lambda q: (order.index(q) if q in order else 99,
+                                                 -latest[q].timestamp() if q in latest else 0))
+    return [by_question[q] for q in ranked]
+
+
+def _medians(by_question: dict[str, QuestionStats], attempts: QuerySet[Attempt]) -> None:
+    times: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for qid, ms, n in (attempts.values_list("question_id", "time_taken_ms")
+                       .annotate(n=Count("pk")).order_by("question_id", "time_taken_ms")):
+        times[qid].append((ms, n))
+    for qid, counts in times.items():
+        total = sum(n for _, n in counts)
+        middle = [(total - 1) // 2, total // 2]
+        found: list[int] = []
+        seen = 0
+        for ms, n in counts:
+            while middle and middle[0] < seen + n:
+                found.append(ms)
+                middle.pop(0)
+            seen += n
+        by_question[qid].median_ms = found[0] if total % 2 else (found[0] + found[1]) / 2
+
+
+def _answers_and_variants(by_question: dict[str, QuestionStats],
+                          attempts: QuerySet[Attempt]) -> None:
+    """The commonest wrong answers and the share right per parameter value, from one
+    query grouped by (question, right, variant, the answer when wrong)."""
+    wrong: dict[str, dict[str, list[Any]]] = defaultdict(dict)
+    params: dict[str, dict[tuple[str, str], list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0, 0]))
+    given = Case(When(correct=False, then=F("answer")), default=None,
+                 output_field=JSONField())
+    for qid, correct, values, answer, n, last in (
+            attempts.annotate(given=given)
+            .values_list("question_id", "correct", "params", "given")
+            .annotate(n=Count("pk"), last=Max("created_at"))):
+        for name, value in (values or {}).items():
+            tally = params[qid][(name, str(value))]
+            tally[0] += n
+            tally[1] += n if correct else 0
+        if not correct:
+            key = json.dumps(answer, ensure_ascii=False, sort_keys=True)
+            seen = wrong[qid].setdefault(key, [0, last])
+            seen[0] += n
+            seen[1] = max(seen[1], last)
+    for qid, answers in wrong.items():
+        # the commonest first; of equal counts the one given last first
+        ranked = sorted(answers.items(), key=lambda kv: (-kv[1][0], -kv[1][1].timestamp()))
+        by_question[qid].wrong_answers = [(key, n) for key, (n, _) in ranked[:8]]
+    for qid, counts in params.items():
+        by_question[qid].by_param = [(name, value, n, right / n)
+                                     for (name, value), (n, right) in sorted(counts.items())]
+
+
+def _discrimination(by_question: dict[str, QuestionStats], versions: list[int]) -> None:
+    """Each answer against its candidate's overall score (``CandidateScore``, the key the
+    tally triggers write: u<user id> or s<session key>), grouped by (question, right,
+    score): one row per distinct score, one join, no list of candidates in the query."""
+    marks = ", ".join(["%s"] * len(versions))
+    sql = (  # noqa: S608 - placeholders only
+        "SELECT a.question_id, a.correct, s.correct, s.attempts, COUNT(*) "
+        "FROM quiz_attempt a LEFT JOIN quiz_candidatescore s ON s.candidate = "
+        "CASE WHEN a.user_id IS NOT NULL THEN 'u' || CAST(a.user_id AS VARCHAR(20)) "
+        "ELSE 's' || a.session_key END "
+        f"WHERE a.version_id IN ({marks}) GROUP BY a.question_id, a.correct, s.correct, "
+        "s.attempts")
+    groups: dict[str, list[tuple[bool, float, int]]] = defaultdict(list)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, versions)
+        for qid, correct, right, total, n in cursor.fetchall():
+            groups[qid].append((bool(correct), right / total if total else 0.0, n))
+    for qid, rows in groups.items():
+        by_question[qid].discrimination = point_biserial_grouped(rows)

@@ -18,7 +18,13 @@ from engine import CURRENT, Scenario
 from quiz import grading, rawsql
 from quiz.forms import AnswerError, AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
-from quiz.selectors import Candidate, abandoned_anonymous_sessions, due_cards, question_pool
+from quiz.selectors import (
+    Candidate,
+    Servable,
+    abandoned_anonymous_sessions,
+    due_cards,
+    pool_scenarios,
+)
 from scenarios.caches import memo
 from scenarios.models import ProblemReport, ScenarioVersion
 
@@ -37,20 +43,20 @@ def _rng() -> random.Random:
     return random.SystemRandom()
 
 
-def _pick(pool: list[Candidate], length: int, rng: random.Random) -> list[Candidate]:
-    """Up to ``length`` questions, spreading over scenarios before repeating one."""
-    by_scenario: dict[int, list[Candidate]] = {}
-    for c in pool:
-        by_scenario.setdefault(c.scenario.pk, []).append(c)
-    groups = list(by_scenario.values())
-    rng.shuffle(groups)
-    for g in groups:
-        rng.shuffle(g)
+def _pick(scenarios: list[tuple[Servable, tuple[str, ...]]], length: int,
+          rng: random.Random) -> list[Candidate]:
+    """Up to ``length`` questions, spreading over scenarios before repeating one: the
+    scenarios in a random order (only as many as there are questions to pick), each
+    giving a question at random in turn. The draws grow with ``length``, not with the
+    library."""
+    chosen = rng.sample(scenarios, min(len(scenarios), length))
+    left = [list(s.questions) for s, _ in chosen]
     picked: list[Candidate] = []
-    while len(picked) < length and any(groups):
-        for g in groups:
-            if g and len(picked) < length:
-                picked.append(g.pop())
+    while len(picked) < length and any(left):
+        for (s, eras), questions in zip(chosen, left, strict=True):
+            if questions and len(picked) < length:
+                question = questions.pop(rng.randrange(len(questions)))
+                picked.append(Candidate(s.scenario_id, s.version_id, question, eras))
     rng.shuffle(picked)
     return picked
 
@@ -74,14 +80,14 @@ def quiz_start(*, user: Any, session_key: str, mode: str = QuizSession.Mode.PRAC
             if version is None:
                 continue
             eras = tuple(version.eras)
-            picked.append(Candidate(card.scenario, card.question_id,
+            picked.append(Candidate(card.scenario_id, version.pk, card.question_id,
                                     (CURRENT.key,) if CURRENT.key in eras else eras[-1:]))
     else:
         if mode == QuizSession.Mode.EXAM:
             length = EXAM_LENGTH
-        pool = question_pool(topics=topics, difficulty_min=difficulty_min,
-                             difficulty_max=difficulty_max, era_mode=era_mode, era=era)
-        picked = _pick(pool, length, rng)
+        scenarios = pool_scenarios(topics=topics, difficulty_min=difficulty_min,
+                                   difficulty_max=difficulty_max, era_mode=era_mode, era=era)
+        picked = _pick(scenarios, length, rng)
     if not picked:
         raise QuizError("empty")
     session = QuizSession.objects.create(
@@ -91,14 +97,14 @@ def quiz_start(*, user: Any, session_key: str, mode: str = QuizSession.Mode.PRAC
         deadline=now + timedelta(minutes=settings.QUIZ_EXAM_MINUTES)
         if mode == QuizSession.Mode.EXAM else None)
     QuizItem.objects.bulk_create([
-        QuizItem(session=session, position=i + 1, version=c.scenario.current_version,
+        QuizItem(session=session, position=i + 1, version_id=c.version_id,
                  question_id=c.question_id, era=rng.choice(c.eras))
         for i, c in enumerate(picked)
     ])
     return session
 
 
-@memo(maxsize=4096)
+@memo(maxsize=1024)  # a few KB each (scenarios.caches)
 def version_meta(version_id: int) -> ScenarioVersion:
     """A version with its scenario, without its (large) JSON fields, kept per process:
     the versions quizzes serve are published, and a published version never changes.

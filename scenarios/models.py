@@ -7,13 +7,14 @@ computed for it. A published version never changes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -34,6 +35,10 @@ TOPIC_LABELS = {
 TOPIC_CHOICES = [(t, TOPIC_LABELS[t]) for t in TOPICS]
 
 
+FACT_FIELDS = ("questions", "titles", "changed_in")
+"""What a version stores about itself for the public pages (:func:`version_facts`)."""
+
+
 class ScenarioQuerySet(models.QuerySet["Scenario"]):
     def published(self) -> ScenarioQuerySet:
         return self.filter(status=Scenario.Status.PUBLISHED, current_version__isnull=False)
@@ -51,6 +56,40 @@ class ScenarioQuerySet(models.QuerySet["Scenario"]):
     def citing(self, key: str) -> ScenarioQuerySet:
         """Scenarios whose current version's traces cite rule ``key`` (stored by its check)."""
         return self.filter(current_version__cited_rules_text__contains=f",{key},")
+
+    def with_facts(self, *fields: str,
+                   facts: tuple[str, ...] = FACT_FIELDS) -> list[dict[str, Any]]:
+        """One dict per scenario: ``fields`` (``values()`` names), ``current_version_id``
+        and the ``facts`` (of :data:`FACT_FIELDS`) of its current version under their own
+        names, in one query that reads no document. A version saved before versions kept
+        their facts has them computed from its document (one query more, until
+        ``versions_refresh`` fills them)."""
+        columns = {f"current_version__{name}": name for name in facts}
+        rows = list(self.values(*fields, "current_version_id", *columns))
+        for row in rows:
+            for column, name in columns.items():
+                row[name] = row.pop(column)
+        missing = {row["current_version_id"] for row in rows
+                   if any(row[name] is None for name in facts)}
+        if missing:
+            found = {pk: version_facts(document, keys) for pk, document, keys in
+                     ScenarioVersion.objects.filter(pk__in=missing).values_list(
+                         "pk", "document", "answer_keys")}
+            for row in rows:
+                if row["current_version_id"] in found:
+                    row.update({name: found[row["current_version_id"]][name]
+                                for name in facts})
+        return rows
+
+    def published_stamp(self) -> tuple[Any, ...]:
+        """What the published library is, in one aggregate query: how many scenarios, the
+        sum and the largest of their current versions' ids, the latest change to any of
+        them. It changes whenever one is published (a new version), retired, re-published
+        or re-filed: a per-process cache of a page listing published scenarios, keyed by
+        it, is never stale, whichever worker or server made the change."""
+        row = self.published().aggregate(n=Count("pk"), ids=Sum("current_version_id"),
+                                         top=Max("current_version_id"), at=Max("updated_at"))
+        return (row["n"], row["ids"], row["top"], row["at"])
 
 
 class Scenario(models.Model):
@@ -93,12 +132,33 @@ class Scenario(models.Model):
         version = self.current_version or self.latest_version()
         if version is None:
             return self.slug
-        texts = version.document.get("title", {})
-        return str(texts.get(language) or texts.get("en") or self.slug)
+        texts = version.titles if version.titles is not None else \
+            version.document.get("title", {})
+        return title_in(texts, language, self.slug)
+
+
+def title_in(titles: dict[str, Any], language: str, fallback: str) -> str:
+    """A title in ``language``, else in English, else ``fallback`` (the slug)."""
+    return str(titles.get(language) or titles.get("en") or fallback)
 
 
 class ImmutableVersionError(ValidationError):
     pass
+
+
+def version_facts(document: Any, answer_keys: Any) -> dict[str, Any]:
+    """What the public pages read of a version instead of its document: its question ids
+    in order (the quiz's pool, the practice count), its title per language (lists), and
+    the eras whose answers differ from the era before (the timeline), compared as the
+    database gives the answer keys back. They follow from the document and the answer
+    keys alone, which a published version never changes."""
+    keys = json.loads(json.dumps(answer_keys))
+    questions = [str(q["id"]) for q in document.get("questions", [])
+                 if isinstance(q, dict) and "id" in q]
+    changed = [era for before, era in zip(ERA_KEYS, ERA_KEYS[1:], strict=False)
+               if before in keys and era in keys and keys[before] != keys[era]]
+    return {"questions": questions, "titles": dict(document.get("title") or {}),
+            "changed_in": changed}
 
 
 class ScenarioVersion(models.Model):
@@ -129,6 +189,12 @@ class ScenarioVersion(models.Model):
         max_length=64, blank=True, db_index=True,
         help_text="sha256 of the library file's bytes this version's document was read from")
     published_at = models.DateTimeField(null=True, blank=True)
+    # Facts kept on every save (version_facts): null on a row saved before they existed,
+    # until versions_refresh fills it; readers compute them from the document meanwhile.
+    questions = models.JSONField(null=True, blank=True, help_text="question ids, in order")
+    titles = models.JSONField(null=True, blank=True, help_text="language -> title")
+    changed_in = models.JSONField(
+        null=True, blank=True, help_text="eras whose answers differ from the era before")
 
     class Meta:
         ordering = ["scenario", "number"]
@@ -155,7 +221,20 @@ class ScenarioVersion(models.Model):
         self.eras_text = "," + ",".join(self.eras) + "," if self.eras else ""
         self.cited_rules_text = ("," + ",".join(self.cited_rules) + ","
                                  if self.cited_rules else "")
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or set(FACT_FIELDS) & set(update_fields):
+            self.fill_facts()
         super().save(*args, **kwargs)
+
+    def fill_facts(self) -> None:
+        """Set :data:`FACT_FIELDS` from the document and the answer keys (saving writes
+        them, or ``save(update_fields=FACT_FIELDS)``)."""
+        for name, value in version_facts(self.document, self.answer_keys).items():
+            setattr(self, name, value)
+
+    @property
+    def has_facts(self) -> bool:
+        return all(getattr(self, name) is not None for name in FACT_FIELDS)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         if self.published_at is not None:

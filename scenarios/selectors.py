@@ -3,47 +3,74 @@ per-question statistics read the quiz's attempts: ``quiz.selectors.question_stat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from collections.abc import Sequence
+from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from engine import LANGUAGES, translation_warnings
-from scenarios.models import ProblemReport, Scenario
+from scenarios.models import ProblemReport, Scenario, ScenarioVersion
 
-if TYPE_CHECKING:  # django-stubs-ext is a dev dependency: for the type checker only
-    from django_stubs_ext import WithAnnotations
-
-
-class ScenarioCounts(TypedDict):
-    """What ``scenario_list`` annotates each scenario with."""
-
-    attempt_count: int
-    right_count: int
-    open_reports: int
+PER_PAGE = 50  # scenarios per page of the instructors' list
 
 
-def scenario_list(*, topic: str = "", status: str = "", query: str = "",
-                  ) -> QuerySet[WithAnnotations[Scenario, ScenarioCounts]]:
-    # Typed as a plain QuerySet: django-stubs matches its annotate() with WithAnnotations,
-    # not the custom ScenarioQuerySet's (typeddjango/django-stubs#1190).
+def scenario_list(*, topic: str = "", status: str = "", query: str = "") -> QuerySet[Scenario]:
+    """The scenarios of the instructors' list, filtered, in its order (topic, slug), and
+    nothing else: a page of it is counted and sliced cheaply, and ``scenario_rows`` reads
+    what that page's rows show. ``query`` matches the slug or a title (in English,
+    Italian or Spanish) of any version."""
     scenarios: QuerySet[Scenario] = Scenario.objects.all()
     if topic:
         scenarios = scenarios.filter(topic=topic)
     if status:
         scenarios = scenarios.filter(status=status)
     if query:
-        scenarios = scenarios.filter(Q(slug__icontains=query)
-                                     | Q(versions__document__title__en__icontains=query)
-                                     | Q(versions__document__title__it__icontains=query)
-                                     | Q(versions__document__title__es__icontains=query))
-    return (scenarios.distinct()
-            .annotate(attempt_count=Count("versions__attempts", distinct=True),
-                      right_count=Count("versions__attempts",
-                                        filter=Q(versions__attempts__correct=True),
-                                        distinct=True),
-                      open_reports=Coalesce(open_report_counts(), 0))
-            .prefetch_related("versions"))
+        titled = ScenarioVersion.objects.filter(
+            Q(document__title__en__icontains=query) | Q(document__title__it__icontains=query)
+            | Q(document__title__es__icontains=query), scenario=OuterRef("pk"))
+        scenarios = scenarios.filter(Q(slug__icontains=query) | Exists(titled))
+    return scenarios.order_by("topic", "slug")
+
+
+def scenario_rows(scenarios: Sequence[Scenario], *, language: str) -> list[dict[str, Any]]:
+    """What the list shows of each scenario of a page: its title, latest version (number,
+    validation, languages), attempts and share right (from the quiz's tallies, through
+    the versions' reverse relation), open reports. Four queries, whatever the page's or
+    the library's size; the documents read are the page's latest and current versions."""
+    ids = [s.pk for s in scenarios]
+    latest = Subquery(ScenarioVersion.objects.filter(scenario=OuterRef("pk"))
+                      .order_by("-number").values("pk")[:1])
+    facts = {pk: (latest_id, reports) for pk, latest_id, reports in
+             Scenario.objects.filter(pk__in=ids).order_by()
+             .annotate(latest_id=latest, reports=Coalesce(open_report_counts(), 0))
+             .values_list("pk", "latest_id", "reports")}
+    wanted = {v for v, _ in facts.values() if v} | {s.current_version_id for s in scenarios
+                                                      if s.current_version_id}
+    versions = {v.pk: v for v in ScenarioVersion.objects.filter(pk__in=wanted).only(
+        "pk", "scenario_id", "number", "document", "errors", "disagreements")}
+    counts = {row["scenario"]: (row["n_attempts"] or 0, row["n_right"] or 0) for row in
+              ScenarioVersion.objects.filter(scenario__in=ids).order_by().values("scenario")
+              .annotate(n_attempts=Sum("question_tallies__attempts"),
+                        n_right=Sum("question_tallies__correct"))}
+    rows = []
+    for scenario in scenarios:
+        latest_id, reports = facts.get(scenario.pk, (None, 0))
+        if latest_id is None:
+            continue
+        version = versions[latest_id]
+        shown = versions.get(scenario.current_version_id or latest_id, version)
+        titles = shown.document.get("title", {})
+        attempts, right = counts.get(scenario.pk, (0, 0))
+        rows.append({
+            "scenario": scenario, "latest": version,
+            "title": str(titles.get(language) or titles.get("en") or scenario.slug),
+            "languages": languages_complete(version.document), "valid": version.is_valid,
+            "attempts": attempts,
+            "facility": round(100 * right / attempts) if attempts else None,
+            "open_reports": reports,
+        })
+    return rows
 
 
 def languages_complete(document: dict[str, Any]) -> dict[str, bool]:

@@ -38,7 +38,7 @@ from engine import (
 )
 from engine import Scenario as Parsed
 from scenarios.library import read_document, read_source
-from scenarios.models import Scenario, ScenarioVersion
+from scenarios.models import FACT_FIELDS, Scenario, ScenarioVersion
 
 # Bump when what a version stores from its check changes (a new stored result, a new
 # meaning): every stored check is then made again, once.
@@ -282,8 +282,12 @@ def version_refresh(*, version: ScenarioVersion, report: Report | None = None) -
 
     The answer keys and eras never change: if this engine finds other ones, nothing is
     stored (``recheck_scenarios`` lists the difference) and the callers check afresh, as
-    before there was anything stored."""
+    before there was anything stored. The version's facts (``ScenarioVersion.questions``,
+    ``titles``, ``changed_in``: from its document and answer keys) are made again too."""
     fingerprint = engine_fingerprint()
+    if version.checked_with != fingerprint or not version.has_facts:
+        # A row saved before versions kept their facts, or under other eras: made again.
+        version.save(update_fields=list(FACT_FIELDS))
     if version.checked_with == fingerprint:
         return True
     report = report or scenario_validate(document=version.document)
@@ -307,13 +311,20 @@ def _as_stored(value: Any) -> Any:
 def versions_refresh(*, skip: Iterable[int] = ()) -> int:
     """Backfill: the stored check of every scenario's latest and current version made
     again where an older engine made it (or none was recorded), but for the versions
-    ``skip`` (just checked); how many are now current."""
+    ``skip`` (just checked); how many are now current. Every version saved before versions
+    kept their facts (``ScenarioVersion.questions``, ``titles``, ...) gets them."""
     latest = ScenarioVersion.objects.filter(scenario=OuterRef("scenario")).order_by(
         "-number").values("number")[:1]
     stale = ScenarioVersion.objects.exclude(checked_with=engine_fingerprint()).filter(
         Q(number=Subquery(latest)) | Q(pk__in=Scenario.objects.values("current_version")),
     ).exclude(pk__in=list(skip))
-    return sum(version_refresh(version=version) for version in stale)
+    refreshed = sum(version_refresh(version=version) for version in stale)
+    missing = Q()
+    for name in FACT_FIELDS:
+        missing |= Q(**{f"{name}__isnull": True})
+    for version in ScenarioVersion.objects.filter(missing).iterator(chunk_size=100):
+        version.save(update_fields=list(FACT_FIELDS))  # computed from the document alone
+    return refreshed
 
 
 @dataclass(frozen=True, slots=True)

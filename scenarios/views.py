@@ -13,6 +13,7 @@ import zipfile
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -28,7 +29,7 @@ from scenarios.library import dump_document
 from scenarios.models import TOPIC_CHOICES, Scenario, ScenarioVersion
 from scenarios.presentation.present import present
 from scenarios.roles import instructor_required
-from scenarios.selectors import languages_complete, scenario_list
+from scenarios.selectors import PER_PAGE, scenario_list, scenario_rows
 from scenarios.services import (
     NotPublishable,
     ScenarioInvalid,
@@ -49,22 +50,11 @@ def author_home(request: AuthenticatedHttpRequest) -> HttpResponse:
     topic = request.GET.get("topic", "")
     status = request.GET.get("status", "")
     query = request.GET.get("q", "").strip()[:80]
-    language = get_language()
-    rows = []
-    for scenario in scenario_list(topic=topic, status=status, query=query):
-        latest = max(scenario.versions.all(), key=lambda v: v.number, default=None)
-        if latest is None:
-            continue
-        rows.append({
-            "scenario": scenario, "title": scenario.title(language), "latest": latest,
-            "languages": languages_complete(latest.document),
-            "valid": latest.is_valid,
-            "attempts": scenario.attempt_count,
-            "facility": (round(100 * scenario.right_count / scenario.attempt_count)
-                         if scenario.attempt_count else None),
-        })
+    page = Paginator(scenario_list(topic=topic, status=status, query=query),
+                     PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "scenarios/author_home.html", {
-        "rows": rows, "topics": TOPIC_CHOICES, "statuses": Scenario.Status.choices,
+        "rows": scenario_rows(list(page), language=get_language()), "page": page,
+        "topics": TOPIC_CHOICES, "statuses": Scenario.Status.choices,
         "topic": topic, "status": status, "query": query})
 
 

@@ -1,8 +1,10 @@
 """Test data: users in each role."""
 
 import factory
+import fsrs
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.utils import timezone
 
 from scenarios.roles import INSTRUCTORS_GROUP
 
@@ -88,3 +90,70 @@ class ScenarioFactory(factory.django.DjangoModelFactory):
 
         document = kwargs.pop("document", None) or scenario_document(kwargs["slug"])
         return scenario_import(document=document, publish=kwargs.pop("publish", True)).scenario
+
+
+# -- quiz rows, for data made in bulk (the data-growth bench builds them with
+#    ``build_batch`` or ``build`` and writes them with ``bulk_create``) ------------------
+
+class QuizSessionFactory(factory.django.DjangoModelFactory):
+    """A practice session of ten questions."""
+
+    class Meta:
+        model = "quiz.QuizSession"
+
+    length = 10
+
+
+class QuizItemFactory(factory.django.DjangoModelFactory):
+    """A question served in a session (the caller gives the session and version)."""
+
+    class Meta:
+        model = "quiz.QuizItem"
+
+    position = 1
+    question_id = "life"
+    era = "fdn-2024"
+    seed = 0
+
+
+class AttemptFactory(factory.django.DjangoModelFactory):
+    """An answer to an item, with the item's copies of its version, question and era."""
+
+    class Meta:
+        model = "quiz.Attempt"
+
+    question_id = factory.LazyAttribute(lambda a: a.item.question_id)
+    era = factory.LazyAttribute(lambda a: a.item.era)
+    version = factory.LazyAttribute(lambda a: a.item.version)
+    seed = 0
+    answer = 20
+    expected = 20
+    correct = True
+    time_taken_ms = 5000
+
+
+class ReviewCardFactory(factory.django.DjangoModelFactory):
+    """A candidate's review schedule of one question."""
+
+    class Meta:
+        model = "quiz.ReviewCard"
+
+    question_id = "life"
+    due = factory.LazyFunction(timezone.now)
+    # a new FSRS card due then, as the scheduler stores it (an explicit id: FSRS's own
+    # default waits a millisecond per card to make its id from the clock)
+    card = factory.LazyAttributeSequence(
+        lambda c, n: fsrs.Card(card_id=n + 1, due=c.due).to_dict())
+
+
+class ProblemReportFactory(factory.django.DjangoModelFactory):
+    """A candidate's report on a question they answered."""
+
+    class Meta:
+        model = "scenarios.ProblemReport"
+
+    kind = "unclear"
+    text = "The question could say which step it is."
+    seed = 0
+    correct = False
+    language = "en"

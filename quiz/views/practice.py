@@ -3,8 +3,9 @@
 The page shows the count on first load (``quiz.views.quiz.practice_start`` renders the
 same partial with ``count_context``, so no JavaScript is needed);
 htmx asks ``count`` again each time the form changes and swaps the small partial into an
-``aria-live`` region. The count is ``len(question_pool(...))`` computed by one aggregate
-query (``quiz.selectors.question_count``): no document is read, no engine runs.
+``aria-live`` region. The count is ``len(question_pool(...))``, counted from the question
+ids each version stores (``quiz.selectors.question_count``, from the per-process copy of
+the library: one cheap query once it is kept): no document is read, no engine runs.
 """
 
 from __future__ import annotations

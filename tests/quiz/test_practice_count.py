@@ -124,6 +124,9 @@ def test_the_count_endpoint_is_read_only(client: Client) -> None:
 
 def test_the_count_is_one_query_whatever_the_library_size(small_library,
                                                           django_assert_num_queries) -> None:
+    """Two queries the first time (the library's stamp, what its versions store), then one
+    (the stamp): tests/quiz/test_stored_facts.py checks it at two library sizes."""
+    question_count(topics=[], era_mode="mixed", era="", difficulty_min=1, difficulty_max=5)
     with django_assert_num_queries(1):
         question_count(topics=[TOPIC], era_mode="one", era="fdn-2024", difficulty_min=1,
                        difficulty_max=5)
