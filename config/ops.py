@@ -11,6 +11,8 @@
   locked past the busy timeout, read-only, the server gone) into a 503 page with
   ``Retry-After``, logged, instead of a 500: nothing was saved, and trying again later is
   the right thing for the user to do. Integrity errors are bugs and stay 500s.
+- ``StaticFilesStorage`` is production's static files storage: WhiteNoise's compressed,
+  fingerprinted one, with each file's URL looked up once per process.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from whitenoise.storage import (  # type: ignore[import-untyped]  # WhiteNoise ships no types
+    CompressedManifestStaticFilesStorage,
+)
 
 REQUEST_ID: ContextVar[str] = ContextVar("request_id", default="")
 _TOKEN = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -128,3 +133,27 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             out["exception"] = self.formatException(record.exc_info)
         return json.dumps(out, ensure_ascii=False)
+
+
+class StaticFilesStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
+    """WhiteNoise's storage (``collectstatic`` writes each file under its content's hash,
+    with a compressed copy), whose ``url()`` is kept per name: the manifest is read when
+    the process starts and never changes while it runs, and each page links seven static
+    files at about 65 us a lookup (a tenth of the question page). The names come from the
+    templates, so they are few; past ``_MAX_URLS`` they are looked up each time."""
+
+    _MAX_URLS = 512
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._urls: dict[str, str] = {}
+
+    def url(self, name: str | None, force: bool = False) -> str:
+        if force or name is None:
+            return str(super().url(name, force))
+        url = self._urls.get(name)
+        if url is None:
+            url = str(super().url(name))
+            if len(self._urls) < self._MAX_URLS:
+                self._urls[name] = url
+        return url

@@ -21,7 +21,8 @@ from scenarios.caches import memo
 from scenarios.presentation.present import eras_answers, outcome_of
 
 
-@memo(maxsize=1024, key=lambda version_id, content_hash, load: (version_id, content_hash))
+# ~64 KB a parsed scenario: 256 hold the whole library today (scenarios.caches)
+@memo(maxsize=256, key=lambda version_id, content_hash, load: (version_id, content_hash))
 def scenario_for(version_id: int, content_hash: str, load: Any) -> Scenario:
     """The parsed scenario of a version, kept per (version, content hash): a version
     never changes, so ``load()`` (which reads the document) runs once per process."""
@@ -51,7 +52,7 @@ def expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -
     return _expected_answer(scenario, question_id, era, scenario.variant(seed).seed)
 
 
-@memo(maxsize=4096)
+@memo(maxsize=512)  # ~30 KB per entry with its outcome (scenarios.caches)
 def _expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -> Expected:
     variant = scenario.variant(seed)
     question = question_of(variant, question_id)

@@ -12,7 +12,11 @@ from django.http import HttpRequest, HttpResponse
 class SessionIdleRefreshMiddleware:
     """Push a live session's expiry back (SESSION_COOKIE_AGE from now) at most once every
     SESSION_IDLE_REFRESH seconds: an abandoned session still ends SESSION_COOKIE_AGE after
-    its last use (give or take that interval), and a busy page costs no session write."""
+    its last use (give or take that interval), and a busy page costs no session write.
+
+    Only a session the request already read counts as used: a response that needed no
+    session (the health check, a static file, a page without the user) costs no session
+    read either. Every page that shows who is signed in reads it."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -20,7 +24,8 @@ class SessionIdleRefreshMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         session = getattr(request, "session", None)
-        if session is not None and session.session_key and not session.is_empty():
+        if (session is not None and session.accessed and session.session_key
+                and not session.is_empty()):
             now = int(time.time())
             if now - int(session.get("_seen", 0)) >= settings.SESSION_IDLE_REFRESH:
                 session["_seen"] = now

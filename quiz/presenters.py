@@ -161,7 +161,8 @@ def answer_form_html(form: AnswerForm, language: str) -> SafeString:
     return _blank_answer_form_html(form, language)
 
 
-@memo(maxsize=4096, key=lambda form, language: (form.signature, language))
+@memo(maxsize=4096, maxbytes=2_000_000,  # ~1 KB per entry (scenarios.caches)
+      key=lambda form, language: (form.signature, language))
 def _blank_answer_form_html(form: AnswerForm, language: str) -> SafeString:
     return SafeString(render_crispy_form(form))
 
@@ -200,7 +201,7 @@ def _hashable(answer: Any) -> Any:
     return answer
 
 
-@memo(maxsize=4096)
+@memo(maxsize=4096, maxbytes=4_000_000)  # ~3.5 KB per entry (scenarios.caches)
 def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: str,
                          language: str, answer: Any, order: tuple[str, ...]) -> str:
     """The part of the feedback that depends on the answer given: a ✓/✗ row per option
@@ -230,7 +231,7 @@ def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: st
     return render_to_string("quiz/_feedback_detail.html", context)
 
 
-@memo(maxsize=4096)
+@memo(maxsize=4096, maxbytes=8_000_000)  # ~9 KB per entry (scenarios.caches)
 def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
                    language: str) -> str:
     """The author's explanation, the engine's steps and the links to the scenario's
@@ -249,14 +250,14 @@ def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
     })
 
 
-@memo(maxsize=2048)
+@memo(maxsize=2048, maxbytes=16_000_000)  # ~27 KB per entry (scenarios.caches)
 def board_page(scenario: Any, seed: int, era_key: str, language: str,
                every_era: bool) -> tuple[str, str]:
     """The story (its card names as buttons) and the board partial (both pictures, the
     board in words, the card texts), as HTML: the same for every candidate shown this
     variant (``seed`` is the variant's own) in this era and language, so they are
-    rendered once and kept (14 KB an entry on average over the library: at most about
-    30 MB a worker)."""
+    rendered once and kept (about 27 KB of HTML an entry over the library in three
+    languages, bounded at 16 MB a worker: ``scenarios.caches``)."""
     from django.template.loader import render_to_string
 
     board = present(scenario, era_key, language, seed=seed, every_era=every_era).question_board

@@ -89,7 +89,17 @@ def _database_count(key: str, window: int) -> int:
     is locked by the update, SQLite's writer lock or PostgreSQL's row lock)."""
     now = int(time.time())
     number = now // window
+    own_transaction = not connection.in_atomic_block
     with transaction.atomic(), connection.cursor() as cursor:
+        # Only in a transaction of its own: inside a caller's, SET LOCAL would make the
+        # caller's commit asynchronous too.
+        if connection.vendor == "postgresql" and own_transaction:
+            # A count needs no wait for the disk: the commit stays atomic and is seen by
+            # every other transaction at once (the count is as exact), only a server crash
+            # may forget the last fraction of a second of counts. A durable commit waits
+            # for the WAL's flush, 4-10 ms on the bench's disk against under 1 ms, and an
+            # answer made two of them besides its own (which stays durable).
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
         cursor.execute(_UPSERT, [key[:200], number, (number + 1) * window])
         row = cursor.fetchone()
     return int(row[0])

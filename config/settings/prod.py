@@ -37,7 +37,8 @@ SECURE_HSTS_PRELOAD = True
 # Cache-Control (a new version is a new name), and pages link to the hashed names.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # WhiteNoise's CompressedManifestStaticFilesStorage, each URL looked up once (config.ops)
+    "staticfiles": {"BACKEND": "config.ops.StaticFilesStorage"},
 }
 
 SESSION_COOKIE_SECURE = True

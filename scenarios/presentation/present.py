@@ -35,7 +35,7 @@ from scenarios.presentation.explain import Step, explain_trace
 from scenarios.presentation.labels import era_label
 
 
-@memo(maxsize=4096)
+@memo(maxsize=512)  # ~30 KB a run with its trace; a run costs well under a ms
 def outcome_of(scenario: Scenario, seed: int, era: str) -> Outcome:
     """The run of variant ``seed`` (the variant's own seed) of a kept scenario under
     ``era``: once per process."""

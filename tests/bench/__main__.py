@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 
@@ -30,6 +31,13 @@ def main() -> int:
         from tests.bench import web_bench
 
         web_bench.main()
+        # a worker's caches filled by real traffic, against the memory ceiling: in a
+        # process of its own (production settings, its own database)
+        subprocess.run([sys.executable, "-m", "tests.bench.memory_bench"], check=True)
+    if "--no-growth" not in sys.argv:  # pages at 1x, 10x, 100x data (minutes the first time)
+        from tests.bench import growth_bench
+
+        growth_bench.report(growth_bench.DEFAULT_SCALES)
     return 0
 
 

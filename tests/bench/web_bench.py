@@ -1,13 +1,25 @@
 """Answer submission against a production-like server: gunicorn with one sync worker
 per core, persistent connections, SQLite in WAL mode, wrk on 127.0.0.1. Measured side by
-side, in the same run, with the app's full question page; median of three 10-second runs.
-Every submission is a well-formed first answer to a question nobody has answered yet, its
-variant drawn at random as the question page draws it, so each one is graded and writes
-its attempt (the run prints how many were written).
+side, in the same run, with the app's full question page and a bare Django view (same
+server, settings and middleware: ``tests.bench.bench_settings``); median of three 10-second
+runs. Every submission is a well-formed first answer to a question nobody has answered
+yet, its variant drawn at random as the question page draws it, so each one is graded and
+writes its attempt (the run prints how many were written).
+
+Absolute times differ twofold between machines (and other work on a shared machine moves
+them), so each endpoint is also given as its CPU per request (the workers' CPU seconds
+from /proc over the run, divided by the requests wrk counted) and as a multiple of the
+bare view's, measured in the same run.
+
+With DATABASE_URL set (a PostgreSQL server the bench may create a database on), the same
+runs are made on PostgreSQL too, in a database of their own that is dropped afterwards.
 
 One worker per core because the requests are CPU-bound: more workers than cores only add
 context switches and waits for SQLite's write lock. Measured at 64 clients on 2 cores:
-4 workers 616 answers/s with a p99 of 136 ms, 2 workers 918/s and 90 ms."""
+4 workers 616 answers/s with a p99 of 136 ms, 2 workers 918/s and 90 ms.
+
+BENCH_SECONDS and BENCH_RUNS shorten a run while working on a page; BENCH_DATABASE=sqlite
+or postgresql measures on that one only."""
 
 from __future__ import annotations
 
@@ -23,7 +35,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -102,6 +117,9 @@ function request()
   counter = counter + 1
   local headers = {["Cookie"] = l[2], ["X-Forwarded-Proto"] = "https",
                    ["Origin"] = "https://127.0.0.1:%(port)d"}
+  if mode == "bare" then
+    return wrk.format("GET", "/bench/bare/", headers)
+  end
   if mode == "answer" then
     headers["X-CSRFToken"] = l[3]
     headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -213,29 +231,99 @@ def first_load(port: int, line: str) -> None:
           f"WhiteNoise) (target <= 60 KB)")
 
 
-def main(seconds: int = 10, runs: int = 3) -> None:
-    wrk = ensure_wrk()
-    tmp = Path(tempfile.mkdtemp(prefix="quiz-bench-"))
+def worker_cpu_seconds(master: int) -> float:
+    """User + system CPU time of the gunicorn master's worker processes (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # a process that ended meanwhile
+        if int(fields[1]) == master:  # the parent pid; utime and stime follow
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def database_server_cpu_seconds(database: str) -> float:
+    """CPU time of the local PostgreSQL backends serving ``database`` (their process
+    titles name it), 0 when the server is on another machine."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if f" {database} ".encode() not in cmdline.read_bytes():
+                continue
+            fields = (cmdline.parent / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+MODES = ("bare", "page", "answer")
+LABELS = {"bare": "bare view", "page": "question page", "answer": "answer"}
+
+
+def postgres_database(url: str) -> tuple[str, Callable[[], None]]:
+    """A new, empty database on DATABASE_URL's server for one bench run, and a function
+    that drops it: the bench never writes into the database it was pointed at."""
+    import psycopg
+    from psycopg import sql
+
+    name = f"quiz_bench_{secrets.token_hex(4)}"
+    parts = urlsplit(url)
+    with psycopg.connect(url, autocommit=True) as db:
+        db.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+    def drop() -> None:
+        with psycopg.connect(url, autocommit=True) as db:
+            db.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(name)))
+
+    return urlunsplit(parts._replace(path=f"/{name}")), drop
+
+
+def count_attempts(env: dict[str, str]) -> int:
+    url = env.get("DATABASE_URL")
+    if url:
+        import psycopg
+
+        with psycopg.connect(url) as db:
+            row = db.execute("SELECT count(*) FROM quiz_attempt").fetchone()
+    else:
+        with sqlite3.connect(env["DJANGO_SQLITE_PATH"]) as db:
+            row = db.execute("SELECT count(*) FROM quiz_attempt").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def measure(wrk: str, tmp: Path, database_url: str, seconds: int, runs: int) -> None:
+    """Every endpoint at every client count, ``runs`` times; prints the medians."""
+    label = "postgresql" if database_url else "sqlite"
+    database = urlsplit(database_url).path.lstrip("/") if database_url else ""
     port = free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.bench.bench_settings",
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
            "DJANGO_SQLITE_PATH": str(tmp / "bench.sqlite3"),
            "DJANGO_STATIC_ROOT": str(tmp / "static")}
     env.pop("DATABASE_URL", None)
-    run = {"cwd": ROOT, "env": env, "check": True, "stdout": subprocess.DEVNULL}
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    run: dict[str, Any] = {"cwd": ROOT, "env": env, "check": True,
+                           "stdout": subprocess.DEVNULL}
     # production's static files: fingerprinted names the pages link to (WhiteNoise)
-    subprocess.run([PY, "manage.py", "collectstatic", "--no-input"], **run)  # type: ignore[arg-type]
-    subprocess.run([PY, "manage.py", "migrate", "--no-input"], **run)  # type: ignore[arg-type]
-    subprocess.run([PY, "manage.py", "load_scenarios"], **run)  # type: ignore[arg-type]
+    subprocess.run([PY, "manage.py", "collectstatic", "--no-input"], **run)
+    subprocess.run([PY, "manage.py", "migrate", "--no-input"], **run)
+    subprocess.run([PY, "manage.py", "load_scenarios"], **run)
     # Lines 0..PAGE_SPAN*2 are pages, read again and again; every answer run then gets
     # its own unanswered slice of SPAN lines per wrk thread.
     answer_runs = len(CONNECTIONS) * runs
     lines = 2 * PAGE_SPAN + answer_runs * 2 * SPAN
-    data = tmp / "requests.txt"
-    subprocess.run([PY, "-c", PREPARE, str(lines // 40 + 1), "40", str(data)],  # type: ignore[arg-type]
-                   **run)
-    script = tmp / "bench.lua"
+    data = tmp / f"requests-{label}.txt"
+    subprocess.run([PY, "-c", PREPARE, str(lines // 40 + 1), "40", str(data)], **run)
+    script = tmp / f"bench-{label}.lua"
     script.write_text(LUA % {"data": data, "port": port})
     server = subprocess.Popen(
         [str(Path(PY).with_name("gunicorn")), "config.wsgi", "-w", str(os.cpu_count() or 2),
@@ -243,50 +331,102 @@ def main(seconds: int = 10, runs: int = 3) -> None:
         start_new_session=True)
     try:
         time.sleep(3)
-        first_load(port, data.read_text().splitlines()[0])
-        results: dict[tuple[str, int], list[tuple[float, float, float, int, int]]] = {}
+        if not database_url:
+            first_load(port, data.read_text().splitlines()[0])
+        # (rate, p50, p99, errors, requests, the workers' and the database server's CPU ms
+        # per request) per run
+        results: dict[tuple[str, int], list[tuple[float, ...]]] = {}
         fresh = 2 * PAGE_SPAN
         submitted = 0
         for connections in CONNECTIONS:
-            for mode in ("page", "answer"):
-                for _ in range(runs):
-                    first, span = (0, PAGE_SPAN) if mode == "page" else (fresh, SPAN)
+            for _ in range(runs):
+                for mode in MODES:  # interleaved: a slow moment spreads over all three
+                    first, span = (fresh, SPAN) if mode == "answer" else (0, PAGE_SPAN)
+                    cpu = worker_cpu_seconds(server.pid)
+                    db_cpu = database_server_cpu_seconds(database) if database else 0.0
                     out = subprocess.run(
                         [wrk, "-t", "2", "-c", str(connections), "-d", f"{seconds}s",
                          "--latency", "-s", str(script), f"http://127.0.0.1:{port}",
                          "--", mode, str(first), str(span)],
                         capture_output=True, text=True, check=True).stdout
+                    cpu = worker_cpu_seconds(server.pid) - cpu
+                    if database:
+                        db_cpu = database_server_cpu_seconds(database) - db_cpu
                     result = parse(out)
-                    results.setdefault((mode, connections), []).append(result)
+                    results.setdefault((mode, connections), []).append(
+                        (*result, cpu * 1000 / max(result[4], 1),
+                         db_cpu * 1000 / max(result[4], 1)))
                     if mode == "answer":
                         fresh += 2 * span
                         submitted += result[4]
         for connections in CONNECTIONS:
-            rows = {}
-            for mode in ("page", "answer"):
+            medians: dict[str, dict[str, float]] = {}
+            for mode in MODES:
                 rs = results[(mode, connections)]
-                rate = statistics.median(r[0] for r in rs)
-                p50 = statistics.median(r[1] for r in rs)
-                p99 = statistics.median(r[2] for r in rs)
-                errors = sum(r[3] for r in rs)
-                rows[mode] = rate
-                target = " (target < 100 ms)" if mode == "answer" and connections == 64 else ""
-                print(f"web: {mode:6} at {connections:2} clients: {rate:7.0f} req/s, "
-                      f"p50 {p50:6.1f} ms, p99 {p99:6.1f} ms{target}, {errors} errors")
-            print(f"web: answer submission costs {rows['page'] / rows['answer']:.2f}x a full "
-                  f"question page at {connections} clients (target <= 1.0)")
+                medians[mode] = {
+                    "rate": statistics.median(r[0] for r in rs),
+                    "p50": statistics.median(r[1] for r in rs),
+                    "p99": statistics.median(r[2] for r in rs),
+                    "errors": sum(r[3] for r in rs),
+                    "cpu": statistics.median(r[5] for r in rs),
+                    "db": statistics.median(r[6] for r in rs)}
+            bare = medians["bare"]["cpu"]
+            for mode in MODES:
+                m = medians[mode]
+                target = ""
+                if mode != "bare":
+                    target = " (target <= 3x)" if mode == "answer" else " (target <= 4x)"
+                db_note = (f" (+ {m['db']:4.2f} ms in the database server)"
+                           if m["db"] else "")
+                print(f"web[{label}]: {LABELS[mode]:13} at {connections:2} clients: "
+                      f"{m['rate']:6.0f} req/s, p50 {m['p50']:6.1f} ms, p99 {m['p99']:6.1f} ms, "
+                      f"{m['cpu']:5.2f} ms CPU per request = {m['cpu'] / bare:4.1f}x the bare "
+                      f"view{target}{db_note}, {m['errors']:.0f} errors")
+            answer = medians["answer"]
+            if connections == 64:
+                print(f"web[{label}]: answer at 64 clients: p99 {answer['p99']:.1f} ms = "
+                      f"{answer['p99'] / answer['p50']:.2f}x the p50 (target <= 1.5x; "
+                      f"p99 target < 100 ms)")
+            print(f"web[{label}]: answer submission costs "
+                  f"{medians['page']['rate'] / answer['rate']:.2f}x a full question page "
+                  f"at {connections} clients in throughput, "
+                  f"{answer['cpu'] / medians['page']['cpu']:.2f}x in CPU (target <= 1.0)")
         rss = worker_rss_mb(server.pid)
-        print(f"web: each worker's memory after the runs: "
+        print(f"web[{label}]: each worker's memory after the runs: "
               f"{', '.join(f'{mb:.0f}' for mb in rss)} MB resident (caches included)")
-        with sqlite3.connect(tmp / "bench.sqlite3") as db:
-            (written,) = db.execute("SELECT count(*) FROM quiz_attempt").fetchone()
+        written = count_attempts(env)
         # Every submission answers a question not answered before, with a well-formed
         # answer: each one is graded and writes its attempt.
-        print(f"web: {written:,} attempts written for the {submitted:,} submissions wrk "
-              f"counted (it leaves out those still in flight when a run ends)")
+        print(f"web[{label}]: {written:,} attempts written for the {submitted:,} "
+              f"submissions wrk counted (it leaves out those still in flight when a run "
+              f"ends)")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=10)
+
+
+def main(seconds: int = 10, runs: int = 3) -> None:
+    seconds = int(os.environ.get("BENCH_SECONDS", seconds))
+    runs = int(os.environ.get("BENCH_RUNS", runs))
+    wrk = ensure_wrk()
+    tmp = Path(tempfile.mkdtemp(prefix="quiz-bench-"))
+    only = os.environ.get("BENCH_DATABASE", "")  # "sqlite" or "postgresql": that one only
+    try:
+        if only != "postgresql":
+            measure(wrk, tmp, "", seconds, runs)
+        url = os.environ.get("DATABASE_URL", "").strip()
+        if only == "sqlite":
+            pass
+        elif url.startswith(("postgres://", "postgresql://")):
+            bench_url, drop = postgres_database(url)
+            try:
+                measure(wrk, tmp, bench_url, seconds, runs)
+            finally:
+                drop()
+        else:
+            print("web: PostgreSQL not measured (set DATABASE_URL to a server the bench may "
+                  "create a database on)")
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 

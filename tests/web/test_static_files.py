@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 
 PROD_STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "config.ops.StaticFilesStorage"},  # as config/settings/prod.py
 }
 
 
@@ -47,3 +47,20 @@ def test_production_serves_fingerprinted_compressed_files_cached_for_years(
 def test_an_unknown_static_file_is_a_404(collected: Path) -> None:
     with override_settings(STATIC_ROOT=collected, STORAGES=PROD_STORAGES, DEBUG=False):
         assert Client().get("/static/css/nothing-here.css").status_code == 404
+
+
+@pytest.mark.django_db
+def test_each_static_url_is_looked_up_once_per_process(
+        collected: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    with override_settings(STATIC_ROOT=collected, STORAGES=PROD_STORAGES, DEBUG=False):
+        first = static("css/app.css")
+        lookups: list[str] = []
+        looked_up = type(staticfiles_storage._wrapped).stored_name
+        monkeypatch.setattr(type(staticfiles_storage._wrapped), "stored_name",
+                            lambda self, name: lookups.append(name) or looked_up(self, name))
+        assert static("css/app.css") == first
+        assert lookups == []  # kept
+        assert static("css/board.css").startswith("/static/css/board.")
+        assert lookups == ["css/board.css"]
