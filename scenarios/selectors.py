@@ -10,7 +10,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, 
 from django.db.models.functions import Coalesce
 
 from engine import LANGUAGES, translation_warnings
-from scenarios.models import ProblemReport, Scenario, ScenarioVersion
+from scenarios.models import ProblemReport, Scenario, ScenarioVersion, title_in
 
 PER_PAGE = 50  # scenarios per page of the instructors' list
 
@@ -60,11 +60,10 @@ def scenario_rows(scenarios: Sequence[Scenario], *, language: str) -> list[dict[
             continue
         version = versions[latest_id]
         shown = versions.get(scenario.current_version_id or latest_id, version)
-        titles = shown.document.get("title", {})
         attempts, right = counts.get(scenario.pk, (0, 0))
         rows.append({
             "scenario": scenario, "latest": version,
-            "title": str(titles.get(language) or titles.get("en") or scenario.slug),
+            "title": title_in(shown.document.get("title", {}), language, scenario.slug),
             "languages": languages_complete(version.document), "valid": version.is_valid,
             "attempts": attempts,
             "facility": round(100 * right / attempts) if attempts else None,
