@@ -404,25 +404,9 @@ def measure() -> dict[str, dict[str, float]]:  # noqa: PLR0915 - one page after 
 
 
 def _answer_body(item: Any) -> dict[str, str]:
-    """A well-formed answer for the item's question kind (graded, right or wrong)."""
-    from quiz.grading import assign_recipients, expected_answer, question_of
-    from quiz.services import scenario_of
+    from tests.bench.answers import answer_fields
 
-    scenario = scenario_of(item.version)
-    q = question_of(scenario.variant(item.seed), item.question_id)
-    fields = {"seed": str(item.seed)}
-    if q.kind == "number":
-        fields["answer"] = "2"
-    elif q.kind == "yesno":
-        fields["answer"] = "yes"
-    elif q.kind in ("choice", "multi"):
-        fields["answer"] = q.options[0].id
-    elif q.kind == "eras":
-        fields["none"] = "1"
-    elif q.kind == "assign":
-        expected = expected_answer(scenario, item.question_id, item.era, item.seed)
-        fields[f"assign-{assign_recipients(expected)[0]}"] = "1"
-    return fields
+    return answer_fields(item)
 
 
 def child(scale: int, path: Path) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import secrets
 import shutil
 import subprocess
 import sys
@@ -49,16 +48,9 @@ def environ_for(line: str, mode: str) -> dict[str, Any]:
 
 
 def prepare(tmp: Path, lines: int, database_url: str = "") -> tuple[dict[str, str], list[str]]:
-    from tests.bench.web_bench import PREPARE
+    from tests.bench.web_bench import PREPARE, server_env
 
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.bench.bench_settings",
-           "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-           "DJANGO_SQLITE_PATH": str(tmp / "bench.sqlite3"),
-           "DJANGO_STATIC_ROOT": str(tmp / "static")}
-    env.pop("DATABASE_URL", None)
-    if database_url:
-        env["DATABASE_URL"] = database_url
+    env = server_env(tmp, database_url)
     run: dict[str, Any] = {"cwd": ROOT, "env": env, "check": True,
                            "stdout": subprocess.DEVNULL}
     py = sys.executable

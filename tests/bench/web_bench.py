@@ -49,29 +49,14 @@ django.setup()
 from django.contrib.sessions.backends.db import SessionStore
 from django.middleware.csrf import _get_new_csrf_string
 from django.utils import timezone
-from quiz.grading import assign_recipients, expected_answer, question_of
 from quiz.models import QuizItem
 from quiz.services import draw_seed, quiz_start, scenario_of
+from tests.bench.answers import answer_fields
 from urllib.parse import urlencode
 
 
 def body(item):
-    """A well-formed answer for the item's question kind (right or wrong, it is graded)."""
-    q = question_of(scenario_of(item.version).variant(item.seed), item.question_id)
-    fields = {"seed": str(item.seed)}
-    if q.kind == "number":
-        fields["answer"] = "2"
-    elif q.kind == "yesno":
-        fields["answer"] = "yes"
-    elif q.kind in ("choice", "multi"):
-        fields["answer"] = q.options[0].id
-    elif q.kind == "eras":
-        fields["none"] = "1"  # "in none of these eras", said explicitly
-    elif q.kind == "assign":  # one damage to the first field offered: graded, stored
-        scenario = scenario_of(item.version)
-        expected = expected_answer(scenario, item.question_id, item.era, item.seed)
-        fields[f"assign-{assign_recipients(expected)[0]}"] = "1"
-    return urlencode(fields)
+    return urlencode(answer_fields(item))
 
 sessions, per = int(sys.argv[1]), int(sys.argv[2])
 out = open(sys.argv[3], "w")
@@ -298,11 +283,9 @@ def count_attempts(env: dict[str, str]) -> int:
     return int(row[0])
 
 
-def measure(wrk: str, tmp: Path, database_url: str, seconds: int, runs: int) -> None:
-    """Every endpoint at every client count, ``runs`` times; prints the medians."""
-    label = "postgresql" if database_url else "sqlite"
-    database = urlsplit(database_url).path.lstrip("/") if database_url else ""
-    port = free_port()
+def server_env(tmp: Path, database_url: str = "") -> dict[str, str]:
+    """The bench server's environment: production settings with the bench's bare view,
+    its files under ``tmp``, SQLite unless ``database_url`` is given."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.bench.bench_settings",
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -311,6 +294,15 @@ def measure(wrk: str, tmp: Path, database_url: str, seconds: int, runs: int) -> 
     env.pop("DATABASE_URL", None)
     if database_url:
         env["DATABASE_URL"] = database_url
+    return env
+
+
+def measure(wrk: str, tmp: Path, database_url: str, seconds: int, runs: int) -> None:
+    """Every endpoint at every client count, ``runs`` times; prints the medians."""
+    label = "postgresql" if database_url else "sqlite"
+    database = urlsplit(database_url).path.lstrip("/") if database_url else ""
+    port = free_port()
+    env = server_env(tmp, database_url)
     run: dict[str, Any] = {"cwd": ROOT, "env": env, "check": True,
                            "stdout": subprocess.DEVNULL}
     # production's static files: fingerprinted names the pages link to (WhiteNoise)

@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.core.management import call_command
 from django.templatetags.static import static
 from django.test import Client, override_settings
 
-PROD_STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
-}
 BASE_DIR = Path(settings.BASE_DIR)
 NPM_BOOTSTRAP_CSS = BASE_DIR / "node_modules" / "bootstrap" / "dist" / "css" / "bootstrap.css"
 # Components and states no page uses: left out of static/src/scss/bootstrap.scss.
@@ -82,17 +78,10 @@ def built_css() -> str:
     return Path(path).read_text(encoding="utf-8-sig")
 
 
-@pytest.fixture(scope="module")
-def collected(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("static")
-    with override_settings(STATIC_ROOT=root, STORAGES=PROD_STORAGES):
-        call_command("collectstatic", "--noinput", verbosity=0)
-    return root
-
-
 @pytest.mark.django_db
-def test_production_serves_the_built_stylesheet_and_script_compressed(collected: Path) -> None:
-    with override_settings(STATIC_ROOT=collected, STORAGES=PROD_STORAGES, DEBUG=False):
+def test_production_serves_the_built_stylesheet_and_script_compressed(
+        production_static: dict[str, Any]) -> None:
+    with override_settings(**production_static, DEBUG=False):
         client = Client()
         page = client.get("/en/").content.decode()
         for name in ("css/bootstrap.css", "js/bootstrap-parts.js"):

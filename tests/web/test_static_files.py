@@ -4,31 +4,17 @@ caching; pages link to the fingerprinted names."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.templatetags.static import static
 from django.test import Client, override_settings
-
-PROD_STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "config.ops.StaticFilesStorage"},  # as config/settings/prod.py
-}
-
-
-@pytest.fixture(scope="module")
-def collected(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("static")
-    with override_settings(STATIC_ROOT=root, STORAGES=PROD_STORAGES):
-        call_command("collectstatic", "--noinput", verbosity=0)
-    return root
 
 
 @pytest.mark.django_db
 def test_production_serves_fingerprinted_compressed_files_cached_for_years(
-        collected: Path) -> None:
-    with override_settings(STATIC_ROOT=collected, STORAGES=PROD_STORAGES, DEBUG=False):
+        production_static: dict[str, Any]) -> None:
+    with override_settings(**production_static, DEBUG=False):
         url = static("css/app.css")
         assert url != "/static/css/app.css" and url.startswith("/static/css/app.")
         client = Client()
@@ -44,17 +30,17 @@ def test_production_serves_fingerprinted_compressed_files_cached_for_years(
 
 
 @pytest.mark.django_db
-def test_an_unknown_static_file_is_a_404(collected: Path) -> None:
-    with override_settings(STATIC_ROOT=collected, STORAGES=PROD_STORAGES, DEBUG=False):
+def test_an_unknown_static_file_is_a_404(production_static: dict[str, Any]) -> None:
+    with override_settings(**production_static, DEBUG=False):
         assert Client().get("/static/css/nothing-here.css").status_code == 404
 
 
 @pytest.mark.django_db
 def test_each_static_url_is_looked_up_once_per_process(
-        collected: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        production_static: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     from django.contrib.staticfiles.storage import staticfiles_storage
 
-    with override_settings(STATIC_ROOT=collected, STORAGES=PROD_STORAGES, DEBUG=False):
+    with override_settings(**production_static, DEBUG=False):
         first = static("css/app.css")
         lookups: list[str] = []
         looked_up = type(staticfiles_storage._wrapped).stored_name
