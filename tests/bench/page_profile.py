@@ -166,7 +166,7 @@ def measure(args: argparse.Namespace, env: dict[str, str], lines: list[str]) -> 
             fn(i)
         profiler.disable()
         stats = pstats.Stats(profiler).sort_stats("cumulative")
-        stats.print_stats(45)
+        stats.print_stats(int(os.environ.get("PROFILE_LINES", "45")))
 
 
 if __name__ == "__main__":
