@@ -67,7 +67,7 @@ def restore(source: Path) -> None:
             raise BackupError(f"{source} is not a pg_dump backup (custom format)")
         connection.close()  # no session of ours holds a lock on a table being replaced
         _run([_pg_tool("pg_restore"), "--clean", "--if-exists", "--no-owner",
-              "--single-transaction", *_pg_args(dbname_flag=True), str(source)], "pg_restore")
+              "--single-transaction", *_pg_args(), str(source)], "pg_restore")
     else:
         raise BackupError(f"no restore for the {connection.vendor} database")
 
@@ -85,18 +85,31 @@ def _sqlite_copy(file: Path, *, into_file: bool) -> None:
         other.close()
 
 
-def _pg_args(dbname_flag: bool = False) -> list[str]:
+# Connection options psycopg takes from OPTIONS that pg_dump and pg_restore must use too
+# (libpq keywords): ``DATABASE_URL``'s query string lands there, e.g. a socket directory
+# given as ``?host=/run/postgresql``.
+_LIBPQ_OPTIONS = frozenset({
+    "host", "hostaddr", "port", "sslmode", "sslcert", "sslkey", "sslrootcert", "sslcrl",
+    "passfile", "service", "connect_timeout", "options", "application_name",
+    "target_session_attrs", "gssencmode", "channel_binding",
+})
+
+
+def _pg_args() -> list[str]:
+    """The live database for pg_dump and pg_restore, as one libpq connection string: the
+    libpq options of OPTIONS, then HOST, PORT, USER and NAME over them (as Django's
+    backend connects). The password goes in PGPASSWORD (``_run``), never on the command
+    line."""
+    from psycopg.conninfo import make_conninfo
+
     s = connection.settings_dict
-    args = []
-    if s.get("HOST"):
-        args.append(f"--host={s['HOST']}")
-    if s.get("PORT"):
-        args.append(f"--port={s['PORT']}")
-    if s.get("USER"):
-        args.append(f"--username={s['USER']}")
-    name = str(s["NAME"])
-    args.append(f"--dbname={name}" if dbname_flag else name)
-    return args
+    params = {k: str(v) for k, v in (s.get("OPTIONS") or {}).items()
+              if k in _LIBPQ_OPTIONS and v not in (None, "")}
+    for key, name in (("HOST", "host"), ("PORT", "port"), ("USER", "user"),
+                      ("NAME", "dbname")):
+        if s.get(key):
+            params[name] = str(s[key])
+    return [f"--dbname={make_conninfo(**params)}"]
 
 
 def _pg_tool(name: str) -> str:

@@ -111,7 +111,13 @@ class QuizItem(models.Model):
 
 
 class Attempt(models.Model):
-    """An answer to a served question, graded by the engine. One per item."""
+    """An answer to a served question, graded by the engine. One per item.
+
+    Triggers on this table keep ``QuestionTally`` and ``CandidateScore`` (migration
+    0004). On SQLite, a migration that alters a column of this table rebuilds it, which
+    drops its triggers: such a migration must create them again (0004's
+    ``create_triggers``); ``test_the_tallies_follow_inserts_claims_and_deletes`` fails
+    otherwise."""
 
     item = models.OneToOneField(QuizItem, on_delete=models.CASCADE, related_name="attempt")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -60,3 +60,31 @@ def test_a_backup_into_a_missing_directory_is_refused_and_leaves_nothing(tmp_pat
     with pytest.raises(CommandError, match="is not a directory"):
         call_command("backup", str(tmp_path / "nowhere" / "quiz.backup"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_pg_tools_connect_as_the_app_does_with_options_from_the_url(monkeypatch) -> None:
+    """``DATABASE_URL``'s query string (a socket directory as ``?host=``, sslmode) lands
+    in OPTIONS, which psycopg uses; pg_dump and pg_restore get them too, HOST and friends
+    win over them as in Django's backend, and the password stays off the command line."""
+    from types import SimpleNamespace
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    from quiz import backups
+
+    monkeypatch.setattr(backups, "connection", SimpleNamespace(settings_dict={
+        "NAME": "quiz", "USER": "judge", "PASSWORD": "s3cret", "HOST": "", "PORT": "",
+        "OPTIONS": {"host": "/run/postgresql", "port": "5433", "sslmode": "require",
+                    "server_side_binding": True, "pool": False},
+    }))
+    (arg,) = backups._pg_args()
+    assert arg.startswith("--dbname=")
+    assert conninfo_to_dict(arg.removeprefix("--dbname=")) == {
+        "dbname": "quiz", "user": "judge", "host": "/run/postgresql", "port": "5433",
+        "sslmode": "require"}
+    monkeypatch.setattr(backups, "connection", SimpleNamespace(settings_dict={
+        "NAME": "quiz", "USER": "", "PASSWORD": "", "HOST": "db.example", "PORT": "6432",
+        "OPTIONS": {"host": "/run/postgresql"}}))
+    (arg,) = backups._pg_args()
+    assert conninfo_to_dict(arg.removeprefix("--dbname=")) == {
+        "dbname": "quiz", "host": "db.example", "port": "6432"}
