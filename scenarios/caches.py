@@ -112,7 +112,6 @@ class Memo:
         self.maxbytes, self._size = maxbytes, size
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.bytes = 0  # the estimated size of the values kept (with maxbytes only)
-        self.hits = self.misses = 0
         self._lock = threading.Lock()
 
     @property
@@ -130,9 +129,7 @@ class Memo:
             entry = self._entries.get(k)
             if entry is not None:
                 self._entries.move_to_end(k)
-                self.hits += 1
                 return entry[0]
-            self.misses += 1
         value = self._fn(*args, **kwargs)  # outside the lock: it may be slow
         cost = self._size(value) if self.maxbytes is not None else 0
         if self.maxbytes is not None and cost > self.maxbytes:
@@ -160,4 +157,3 @@ class Memo:
         with self._lock:
             self._entries.clear()
             self.bytes = 0
-            self.hits = self.misses = 0

@@ -31,7 +31,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -43,10 +42,12 @@ from html.parser import HTMLParser
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit
 
 import psycopg
 import yaml
+
+from tests.servers import free_port, postgres_database
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -191,17 +192,6 @@ class Outcome:
         print(f"  {'ok  ' if ok else 'FAIL'} {what}", flush=True)
         if not ok:
             self.failures.append(what)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def with_database(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 def wait_healthy(port: int, log: Path, seconds: float = 60) -> None:
@@ -403,10 +393,7 @@ def main() -> int:
         print("make multiserver needs DATABASE_URL (PostgreSQL) and REDIS_URL: the servers "
               "share them. See the README, 'Running on several servers'.", file=sys.stderr)
         return 2
-    name = f"quiz_multiserver_{secrets.token_hex(4)}"
-    with psycopg.connect(database_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = with_database(database_url, name)
+    url, drop_database = postgres_database(database_url, prefix="quiz_multiserver")
     tmp = Path(tempfile.mkdtemp(prefix="quiz-multiserver-"))
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod",
            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),  # the same on every server
@@ -444,7 +431,7 @@ def main() -> int:
         for port in ports:
             wait_healthy(port, tmp / f"server-{port}.log")
         print(f"two servers on ports {ports[0]} (A) and {ports[1]} (B), PostgreSQL "
-              f"database {name}, Redis {urlsplit(redis_url).netloc}")
+              f"database {urlsplit(url).path.lstrip('/')}, Redis {urlsplit(redis_url).netloc}")
         print("health")
         for port in ports:
             health = json.loads(Browser(ports, "10.0.0.1").get(port, "/healthz").body)
@@ -465,8 +452,7 @@ def main() -> int:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=15)
-        with psycopg.connect(database_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database()
         shutil.rmtree(tmp, ignore_errors=True)
     if out.failures:
         print(f"\nmultiserver: {len(out.failures)} check(s) failed:", *out.failures,

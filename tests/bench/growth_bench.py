@@ -335,6 +335,7 @@ def measure() -> dict[str, dict[str, float]]:  # noqa: PLR0915 - one page after 
     from quiz.models import Attempt, QuizItem
     from quiz.services import draw_seed, quiz_start, scenario_of
     from scenarios.models import Scenario
+    from tests.bench.answers import answer_fields
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.QUIZ_START_RATE = settings.QUIZ_START_ADDRESS_RATE = (10**9, 60)
@@ -365,7 +366,7 @@ def measure() -> dict[str, dict[str, float]]:  # noqa: PLR0915 - one page after 
         item.served_at = timezone.now()
         item.save(update_fields=["seed", "params", "served_at"])
         url = f"/en/quiz/{session.pk}/q/1/"
-        return url, _answer_body(item)
+        return url, answer_fields(item)
 
     with transaction.atomic():
         out["statistics, computed on view"] = timed(
@@ -401,12 +402,6 @@ def measure() -> dict[str, dict[str, float]]:  # noqa: PLR0915 - one page after 
             lambda: as_candidate.get(f"/en/history/scenario/{era_slug}/"))
         transaction.set_rollback(True)
     return {page: {"ms": f.ms, "queries": f.queries} for page, f in out.items()}
-
-
-def _answer_body(item: Any) -> dict[str, str]:
-    from tests.bench.answers import answer_fields
-
-    return answer_fields(item)
 
 
 def child(scale: int, path: Path) -> None:

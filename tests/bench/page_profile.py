@@ -71,7 +71,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="quiz-profile-"))
     url, drop = "", None
     if args.postgresql:
-        from tests.bench.web_bench import postgres_database
+        from tests.servers import postgres_database
 
         url, drop = postgres_database(os.environ["DATABASE_URL"])
     try:

@@ -28,17 +28,17 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+from tests.servers import free_port, postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -119,12 +119,6 @@ end
 CONNECTIONS = (16, 64)
 PAGE_SPAN = 4000   # question pages per wrk thread (read-only, may repeat)
 SPAN = 6000        # fresh questions per wrk thread and answer run (~1,200 req/s max)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def ensure_wrk() -> str:
@@ -248,25 +242,6 @@ def database_server_cpu_seconds(database: str) -> float:
 
 MODES = ("bare", "page", "answer")
 LABELS = {"bare": "bare view", "page": "question page", "answer": "answer"}
-
-
-def postgres_database(url: str) -> tuple[str, Callable[[], None]]:
-    """A new, empty database on DATABASE_URL's server for one bench run, and a function
-    that drops it: the bench never writes into the database it was pointed at."""
-    import psycopg
-    from psycopg import sql
-
-    name = f"quiz_bench_{secrets.token_hex(4)}"
-    parts = urlsplit(url)
-    with psycopg.connect(url, autocommit=True) as db:
-        db.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-    def drop() -> None:
-        with psycopg.connect(url, autocommit=True) as db:
-            db.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(name)))
-
-    return urlunsplit(parts._replace(path=f"/{name}")), drop
 
 
 def count_attempts(env: dict[str, str]) -> int:
