@@ -114,8 +114,7 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str, reads
     attempt = item.attempt
     context["attempt"] = attempt
     context.update(report_context(item, language=language, reports=reads.reports))
-    context["explained"] = explained_html(scenario, item.question_id, item.era, variant.seed,
-                                          language)
+    context["explained"] = explained_html(scenario, item.era, variant.seed, language)
     if question.kind in DETAILED:
         context["detail_html"] = feedback_detail_html(
             scenario, variant.seed, item.question_id, item.era, language,
@@ -201,7 +200,7 @@ def _hashable(answer: Any) -> Any:
     return answer
 
 
-@memo(maxsize=4096, maxbytes=4_000_000)  # ~3.5 KB per entry (scenarios.caches)
+@memo(maxsize=8192, maxbytes=4_000_000, compress=True)  # ~0.6 KB per entry (scenarios.caches)
 def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: str,
                          language: str, answer: Any, order: tuple[str, ...]) -> str:
     """The part of the feedback that depends on the answer given: a ✓/✗ row per option
@@ -231,13 +230,12 @@ def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: st
     return render_to_string("quiz/_feedback_detail.html", context)
 
 
-@memo(maxsize=4096, maxbytes=8_000_000)  # ~9 KB per entry (scenarios.caches)
-def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
-                   language: str) -> str:
+@memo(maxsize=8192, maxbytes=8_000_000, compress=True)  # ~1.4 KB per entry (scenarios.caches)
+def explained_html(scenario: Any, era_key: str, seed: int, language: str) -> str:
     """The author's explanation, the engine's steps and the links to the scenario's
-    history, as HTML (escaped by the template). Every feedback on that question shows the
-    same, so it is rendered once per variant (``seed`` is the variant's own), era and
-    language."""
+    history, as HTML (escaped by the template). Every feedback on the scenario's questions
+    shows the same, so it is rendered once per variant (``seed`` is the variant's own), era
+    and language."""
     from django.template.loader import render_to_string
 
     shown = present(scenario, era_key, language, seed=seed)
@@ -250,14 +248,14 @@ def explained_html(scenario: Any, question_id: str, era_key: str, seed: int,
     })
 
 
-@memo(maxsize=2048, maxbytes=16_000_000)  # ~27 KB per entry (scenarios.caches)
+@memo(maxsize=8192, maxbytes=16_000_000, compress=True)  # ~3.3 KB per entry (scenarios.caches)
 def board_page(scenario: Any, seed: int, era_key: str, language: str,
                every_era: bool) -> tuple[str, str]:
     """The story (its card names as buttons) and the board partial (both pictures, the
     board in words, the card texts), as HTML: the same for every candidate shown this
     variant (``seed`` is the variant's own) in this era and language, so they are
-    rendered once and kept (about 27 KB of HTML an entry over the library in three
-    languages, bounded at 16 MB a worker: ``scenarios.caches``)."""
+    rendered once and kept, compressed (about 14 KB of HTML an entry, 3 KB compressed;
+    bounded at 16 MB a worker: ``scenarios.caches``)."""
     from django.template.loader import render_to_string
 
     board = present(scenario, era_key, language, seed=seed, every_era=every_era).question_board

@@ -55,14 +55,6 @@ def client_id(request: HttpRequest) -> str:
     return f"s{request.session.session_key}"
 
 
-def _over(key: str, limit: int, window: int) -> bool:
-    """Count one more request in ``key``'s window; True once the window holds more than
-    ``limit``."""
-    if settings.QUIZ_THROTTLE_STORE == "cache":
-        return _cache_count(key, window) > limit
-    return _database_count(key, window) > limit
-
-
 def _cache_count(key: str, window: int) -> int:
     cache.add(key, 0, window)  # a new window starts at 0; an open one is kept
     try:
@@ -83,12 +75,14 @@ RETURNING hits
 """
 
 
-def _database_count(key: str, window: int) -> int:
-    """One statement: a new key or a new window starts at 1, an open window counts one
-    more; the count returned is this request's (exact under concurrent requests: the row
-    is locked by the update, SQLite's writer lock or PostgreSQL's row lock)."""
+def _database_over(limits: list[tuple[str, int, int]]) -> bool:
+    """Count one more request under each (key, limit, window), in one transaction: one
+    statement per key, where a new key or a new window starts at 1 and an open window
+    counts one more; the count returned is this request's (exact under concurrent
+    requests: the row is locked by the update, SQLite's writer lock or PostgreSQL's row
+    lock). True as soon as one is over its limit (the later ones are then not counted).
+    One commit for all the keys: an answer counts two."""
     now = int(time.time())
-    number = now // window
     own_transaction = not connection.in_atomic_block
     with transaction.atomic(), connection.cursor() as cursor:
         # Only in a transaction of its own: inside a caller's, SET LOCAL would make the
@@ -98,11 +92,14 @@ def _database_count(key: str, window: int) -> int:
             # every other transaction at once (the count is as exact), only a server crash
             # may forget the last fraction of a second of counts. A durable commit waits
             # for the WAL's flush, 4-10 ms on the bench's disk against under 1 ms, and an
-            # answer made two of them besides its own (which stays durable).
+            # answer would wait for it besides its own (which stays durable).
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        cursor.execute(_UPSERT, [key[:200], number, (number + 1) * window])
-        row = cursor.fetchone()
-    return int(row[0])
+        for key, limit, window in limits:
+            number = now // window
+            cursor.execute(_UPSERT, [key[:200], number, (number + 1) * window])
+            if int(cursor.fetchone()[0]) > limit:
+                return True
+    return False
 
 
 def purge_expired_windows(now: float | None = None) -> int:
@@ -116,11 +113,10 @@ def purge_expired_windows(now: float | None = None) -> int:
 def _throttled(*limits: tuple[str, str]) -> bool:
     """Count one more request under each (cache key, setting name) pair; True as soon as
     one of them is over its rate (the later ones are then not counted)."""
-    for key, setting in limits:
-        limit, window = getattr(settings, setting)
-        if _over(key, limit, window):
-            return True
-    return False
+    rates = [(key, *getattr(settings, setting)) for key, setting in limits]
+    if settings.QUIZ_THROTTLE_STORE != "cache":
+        return _database_over(rates)
+    return any(_cache_count(key, window) > limit for key, limit, window in rates)
 
 
 def answer_throttled(request: HttpRequest, item_pk: int) -> bool:

@@ -1,8 +1,12 @@
 """``{% rule_pill step %}``: a rule number as printed in its era, linking to the rule's
 page (every era's number and summary) when the step knows the rule's catalogue key.
+``{% explained_steps steps %}``: the items of an explanation's list of steps, each with
+its pill and the rule's summary.
 
-A tag rather than an included template: feedback pages draw one pill per trace step, and
-an ``{% include %}`` in that loop doubled the cost of rendering an explanation."""
+Tags rather than included templates or template loops: feedback pages draw one pill per
+trace step, and an ``{% include %}`` in that loop doubled the cost of rendering an
+explanation; the loop itself, as template nodes, cost three times these tags (0.46 ms
+against 0.15 for the library's explanations, 7.5 steps on average)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -44,3 +48,22 @@ def rule_pill(step: Any) -> SafeString:
     ``unsure`` (the number was not verified for its era)."""
     return _pill(getattr(step, "key", None), str(step.rule), bool(getattr(step, "unsure", False)),
                  get_language())
+
+
+_STEP = '<li><span class="trace-text">{}</span>{}</li>'
+_SUMMARY = '<span class="trace-summary d-block small text-body-secondary">{}</span>'
+
+
+@register.simple_tag
+def explained_steps(steps: Any) -> SafeString:
+    """One ``<li>`` per step (``text``, ``rule``, ``key``, ``unsure``, ``summary``): its
+    text, then, when it cites a rule, the rule's pill and summary. Every text is escaped
+    (``format_html``)."""
+    return format_html_join("\n", _STEP, ((step.text, _cited(step)) for step in steps))
+
+
+def _cited(step: Any) -> SafeString | str:
+    if not step.rule:
+        return ""
+    summary = format_html(_SUMMARY, step.summary) if step.summary else ""
+    return format_html(" {}{}", rule_pill(step), summary)

@@ -169,9 +169,8 @@ def test_trace_steps_carry_the_key_of_the_rule_they_cite() -> None:
 @pytest.mark.parametrize("language", ["en", "it", "es"])
 def test_the_feedback_explanation_links_each_rule_it_cites(language: str) -> None:
     scenario = parse(read_document(LIBRARY / "redirection-era/earthquake-redirect-era.yaml"))
-    question = scenario.variant(0).questions[0].id
     with translation.override(language):
-        html = explained_html(scenario, question, "lrw-2007", 0, language)
+        html = explained_html(scenario, "lrw-2007", 0, language)
         rule_page = reverse("quiz:rule", args=["pw.redirection"])
     assert f'href="{rule_page}"' in html
     assert "trace-none" not in html
@@ -184,7 +183,7 @@ def test_an_answer_from_the_board_alone_says_so_instead_of_an_empty_list(path: s
     variant = scenario.variant(0)
     era = scenario_eras(scenario, variant)[-1]
     with translation.override("en"):
-        html = explained_html(scenario, variant.questions[0].id, era, variant.seed, "en")
+        html = explained_html(scenario, era, variant.seed, "en")
     assert "What the rules engine did" in html
     assert "The answer comes from the board alone: no action was run before the question." \
         in html

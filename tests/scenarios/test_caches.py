@@ -80,3 +80,35 @@ def test_text_size_is_the_size_of_the_text_in_memory() -> None:
     assert 1000 < text_size(ascii) < 1100
     assert 2000 < text_size(wide) < 2100
     assert text_size((ascii, wide)) > text_size(ascii) + text_size(wide)
+
+
+def test_a_compressed_cache_gives_back_the_same_texts_of_the_same_classes() -> None:
+    """HTML marked safe stays marked safe (else the template would escape it again), a
+    tuple stays a tuple, and text beyond Latin-1 survives."""
+    from django.utils.safestring import SafeString
+
+    calls: list[str] = []
+
+    @memo(maxsize=10, maxbytes=100_000, compress=True)
+    def board(name: str) -> tuple[str, SafeString]:
+        calls.append(name)
+        return f"{name} → ◆", SafeString(f"<svg>{name * 2000}</svg>")
+
+    first = board("ab")
+    again = board("ab")
+    assert calls == ["ab"]
+    assert again == first and again is not first
+    assert type(again) is tuple and type(again[0]) is str and type(again[1]) is SafeString
+    assert again[0] == "ab → ◆"
+
+
+def test_a_compressed_cache_counts_the_compressed_size_against_its_byte_bound() -> None:
+    @memo(maxsize=1000, maxbytes=20_000, compress=True)
+    def page(n: int) -> str:
+        return f"<p>{n}</p>" * 1000  # 9 KB of repetitive HTML, under 200 bytes packed
+
+    for n in range(20):
+        page(n)
+    assert len(page) == 20  # 180 KB of text held in a 20 KB bound
+    assert 0 < page.bytes <= 20_000
+    assert page.values()[0] == "<p>0</p>" * 1000

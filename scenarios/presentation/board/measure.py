@@ -33,23 +33,32 @@ def num(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
 
 
+class _Units(dict[str, float]):
+    """A character's width in units of the font size, worked out once per character."""
+
+    def __missing__(self, ch: str) -> float:
+        if ch in _NARROW:
+            units = 0.31
+        elif ch in _SEMI:
+            units = 0.4
+        elif ch in _WIDE:
+            units = 0.92
+        elif ch.isupper():
+            units = 0.7
+        elif ch.isdigit():
+            units = 0.64
+        else:
+            units = 0.6
+        self[ch] = units
+        return units
+
+
+_UNITS = _Units()
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """The estimated width of ``text`` at font size ``size``, in the same units."""
-    units = 0.0
-    for ch in text:
-        if ch in _NARROW:
-            units += 0.31
-        elif ch in _SEMI:
-            units += 0.4
-        elif ch in _WIDE:
-            units += 0.92
-        elif ch.isupper():
-            units += 0.7
-        elif ch.isdigit():
-            units += 0.64
-        else:
-            units += 0.6
-    return units * size * (1.12 if bold else 1.0)
+    return sum(map(_UNITS.__getitem__, text)) * size * (1.12 if bold else 1.0)
 
 
 def fits(text: str, width: float, size: float, bold: bool = False) -> bool:
