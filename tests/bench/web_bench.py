@@ -1,10 +1,10 @@
 """Answer submission against a production-like server: gunicorn with one sync worker
 per core, persistent connections, SQLite in WAL mode, wrk on 127.0.0.1. Measured side by
-side, in the same run, with the app's full question page and a bare Django view (same
-server, settings and middleware: ``tests.bench.bench_settings``); median of three 10-second
-runs. Every submission is a well-formed first answer to a question nobody has answered
-yet, its variant drawn at random as the question page draws it, so each one is graded and
-writes its attempt (the run prints how many were written).
+side, in the same run, with the app's full question page, a bare Django view and an
+answer's floor (same server, settings and middleware: ``tests.bench.bench_urls``); median of
+three 10-second runs. Every submission is a well-formed first answer to a question nobody
+has answered yet, its variant drawn at random as the question page draws it, so each one
+is graded and writes its attempt (the run prints how many were written).
 
 Absolute times differ twofold between machines (and other work on a shared machine moves
 them), so each endpoint is also given as its CPU per request (the workers' CPU seconds
@@ -105,10 +105,13 @@ function request()
   if mode == "bare" then
     return wrk.format("GET", "/bench/bare/", headers)
   end
-  if mode == "answer" then
+  if mode == "answer" or mode == "floor" then
     headers["X-CSRFToken"] = l[3]
     headers["Content-Type"] = "application/x-www-form-urlencoded"
     headers["HX-Request"] = "true"
+    if mode == "floor" then
+      return wrk.format("POST", "/bench/floor" .. l[1], headers, l[4])
+    end
     return wrk.format("POST", l[1] .. "answer/", headers, l[4])
   end
   return wrk.format("GET", l[1], headers)
@@ -240,8 +243,9 @@ def database_server_cpu_seconds(database: str) -> float:
     return total / ticks
 
 
-MODES = ("bare", "page", "answer")
-LABELS = {"bare": "bare view", "page": "question page", "answer": "answer"}
+MODES = ("bare", "floor", "page", "answer")
+LABELS = {"bare": "bare view", "floor": "answer floor", "page": "question page",
+          "answer": "answer"}
 
 
 def count_attempts(env: dict[str, str]) -> int:
@@ -341,7 +345,7 @@ def measure(wrk: str, tmp: Path, database_url: str, seconds: int, runs: int) -> 
             for mode in MODES:
                 m = medians[mode]
                 target = ""
-                if mode != "bare":
+                if mode in ("page", "answer"):
                     target = " (target <= 3x)" if mode == "answer" else " (target <= 4x)"
                 db_note = (f" (+ {m['db']:4.2f} ms in the database server)"
                            if m["db"] else "")
@@ -350,6 +354,10 @@ def measure(wrk: str, tmp: Path, database_url: str, seconds: int, runs: int) -> 
                       f"{m['cpu']:5.2f} ms CPU per request = {m['cpu'] / bare:4.1f}x the bare "
                       f"view{target}{db_note}, {m['errors']:.0f} errors")
             answer = medians["answer"]
+            print(f"web[{label}]: the answer costs {answer['cpu'] / medians['floor']['cpu']:.1f}x "
+                  f"its floor at {connections} clients (the floor: the session, the item's "
+                  f"query, one write, a small template: what any answer does, with no rules "
+                  f"in it; {medians['floor']['cpu'] / bare:.1f}x the bare view)")
             if connections == 64:
                 print(f"web[{label}]: answer at 64 clients: p99 {answer['p99']:.1f} ms = "
                       f"{answer['p99'] / answer['p50']:.2f}x the p50 (target <= 1.5x; "
