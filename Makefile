@@ -21,7 +21,7 @@ BOOTSTRAP_CSS := static/css/bootstrap.css
 BOOTSTRAP_JS := static/js/bootstrap-parts.js
 PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
 MO_FILES := $(PO_FILES:.po=.mo)
-MAKEMESSAGES_OPTS := -l it -l es --add-location=file --no-obsolete \
+MAKEMESSAGES_OPTS := --all --add-location=file --no-obsolete \
 	--ignore='.venv/*' --ignore='node_modules/*' --ignore='tests/*' --ignore='staticfiles/*'
 
 # The first interpreter >= 3.12 among these wins (pyenv shims that fail are skipped).

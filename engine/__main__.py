@@ -8,11 +8,12 @@ import sys
 import textwrap
 
 from engine.check import check_document
+from engine.document import languages
 from engine.eras import CURRENT, ERAS, find_era
 from engine.errors import DocumentError, EngineError
 from engine.notation import parse
 from engine.reader import load_document
-from engine.rulebook import LANGUAGES, lookup
+from engine.rulebook import lookup
 from engine.runner import run_variant
 
 
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     eras.add_argument("--json", action="store_true")
     rule = sub.add_parser("rule", help="a rule's keys, numbers by era, summary and citing code")
     rule.add_argument("rule", help="a rule number (306.7, 702.19c) or catalogue key")
-    rule.add_argument("--language", choices=LANGUAGES, default="en",
+    rule.add_argument("--language", choices=languages(), default="en",
                       help="language of the summary (default en)")
     args = parser.parse_args(argv)
     handlers = {"run": cmd_run, "check": cmd_check, "eras": cmd_eras, "rule": cmd_rule}

@@ -4,13 +4,15 @@ validation service."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import rulebook
+from engine.document import languages
 from engine.eras import ERA_KEYS, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem
-from engine.notation import LANGUAGES, Scenario, parse
+from engine.notation import Scenario, parse
 from engine.runner import compute_answers, play, run_all, scenario_eras
 
 # The most engine steps the whole check of one document (every variant in every era) may
@@ -162,15 +164,20 @@ def _label(values: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in values.items())
 
 
-def translation_warnings(document: dict[str, Any]) -> list[ErrorItem]:
-    """Every text missing its Italian or Spanish version (an error only for publishing)."""
+def translation_warnings(document: dict[str, Any],
+                         wanted: Iterable[str] | None = None) -> list[ErrorItem]:
+    """Every text missing in one of the languages texts may be written in
+    (``engine.document.languages``), or in those of ``wanted`` only (a site's languages
+    required to publish). An error only for publishing."""
+    known = languages()
+    check = [lang for lang in (known if wanted is None else wanted) if lang != "en"]
     out: list[ErrorItem] = []
 
     def visit(node: Any, path: str) -> None:
         if isinstance(node, dict):
-            if "en" in node and all(k in LANGUAGES for k in node) and isinstance(
+            if "en" in node and all(k in known for k in node) and isinstance(
                     node.get("en"), str):
-                for lang in LANGUAGES:
+                for lang in check:
                     if not node.get(lang):
                         out.append(ErrorItem(f"{path}.{lang}",
                                              f"missing {lang} translation"))

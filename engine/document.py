@@ -7,12 +7,38 @@ kinds in ``engine.kinds``), the reader and the JSON Schema, so each is written o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 V = TypeVar("V")
 
 FORMAT = 1
-LANGUAGES = ("en", "it", "es")
+
+# The languages a text may be written in, English first (every text has it). A site
+# configures its own (``configure_languages``: the web app passes Django's ``LANGUAGES``
+# when it starts); these six are the default, for the command line and for a document read
+# without the site. A language is a lower-case tag: ``fr``, ``pt-br``.
+DEFAULT_LANGUAGES = ("en", "it", "es", "fr", "de", "pt-br")
+LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?")
+_languages: tuple[str, ...] = DEFAULT_LANGUAGES
+
+
+def languages() -> tuple[str, ...]:
+    """The languages texts may be written in, English first."""
+    return _languages
+
+
+def configure_languages(codes: Iterable[str]) -> tuple[str, ...]:
+    """Set the languages texts may be written in (English is always among them, first);
+    returns them. ValueError for a code that is not a language tag."""
+    global _languages
+    wanted = [str(code).lower() for code in codes]
+    for code in wanted:
+        if not LANGUAGE_TAG.fullmatch(code):
+            raise ValueError(f"{code!r} is not a language tag such as fr or pt-br")
+    _languages = tuple(dict.fromkeys(["en", *wanted]))
+    return _languages
+
 TOPICS = ("trample-into-planeswalkers", "removed-attack-target", "redirection-era",
           "combat-damage-assignment", "loyalty", "loyalty-abilities", "uniqueness-and-legend",
           "two-headed-giant", "planechase", "battles")

@@ -20,7 +20,6 @@ from typing import Any
 from engine.characters import FORBIDDEN_CHARACTERS, printable, text_problem
 from engine.document import (
     FORMAT,
-    LANGUAGES,
     MAX_ACTIONS,
     MAX_DEPTH,
     MAX_NODES,
@@ -47,7 +46,7 @@ from engine.state import GameState, Obj
 from engine.texts import PLACEHOLDER, parse_text, render_text
 
 __all__ = [
-    "ACTION_KINDS", "DIE_RESULTS", "FORMAT", "LANGUAGES", "MAX_DEPTH", "MAX_NODES", "MAX_TEXT",
+    "ACTION_KINDS", "DIE_RESULTS", "FORMAT", "MAX_DEPTH", "MAX_NODES", "MAX_TEXT",
     "PLACEHOLDER", "QUERY_KINDS", "QUESTION_KINDS", "TOPICS", "Param", "Question", "Scenario",
     "Variant", "parse", "render_text",
 ]

@@ -23,7 +23,6 @@ import yaml
 from engine.errors import EngineError
 
 DATA = Path(__file__).with_name("data") / "rules.yaml"
-LANGUAGES = ("en", "it", "es")
 
 
 class RuleVersion(TypedDict, total=False):

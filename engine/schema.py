@@ -26,8 +26,9 @@ from pathlib import Path
 from engine import schema_parts as sp
 from engine.cards import catalog
 from engine.document import (
+    DEFAULT_LANGUAGES,
     FORMAT,
-    LANGUAGES,
+    LANGUAGE_TAG,
     MAX_ACTIONS,
     MAX_OBJECTS,
     MAX_OPTIONS,
@@ -51,8 +52,8 @@ from engine.state import CARD_TYPES, COLORS, KEYWORDS, STEPS
 SCHEMA_FILE = Path(__file__).with_name("data") / "scenario.schema.json"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 """The card types an object may have (``engine.setup.parse_object`` accepts these)."""
-LANGUAGE_NAMES = {"en": "English (required)", "it": "Italian (required to publish)",
-                  "es": "Spanish (required to publish)"}
+LANGUAGE_NAMES = {"en": "English (required)", "it": "Italian", "es": "Spanish",
+                  "fr": "French", "de": "German", "pt-br": "Brazilian Portuguese"}
 
 
 # -- the parts of a document -----------------------------------------------------------------
@@ -242,12 +243,16 @@ def _defs() -> Schema:
     return {
         "text": {
             "type": "object", "required": ["en"], "additionalProperties": False,
-            "description": "A text in each language: en is required, it and es are "
-                           "required for a published scenario. {id} shows an object's "
-                           "printed name, {name} a parameter's value.",
+            "description": "A text in each language: en is required; a site requires the "
+                           "languages it names to publish (it and es by default). {id} "
+                           "shows an object's printed name, {name} a parameter's value.",
             "properties": {lang: {"type": "string", "minLength": 1, "maxLength": MAX_TEXT,
                                   "pattern": r"\S", "description": LANGUAGE_NAMES[lang]}
-                           for lang in LANGUAGES},
+                           for lang in DEFAULT_LANGUAGES},
+            # a language a site adds (a tag such as nl or zh-hans): the engine accepts the
+            # languages its site configures (engine.document.configure_languages)
+            "patternProperties": {f"^{LANGUAGE_TAG.pattern}$": {
+                "type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": r"\S"}},
         },
         "param_ref": {"type": "string", "pattern": PARAM_REF.pattern,
                       "description": "A parameter ($name) standing for the whole value."},

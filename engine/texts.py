@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import UnknownCard, find_card
-from engine.document import LANGUAGES
+from engine.document import languages
 from engine.errors import Errors
 
 if TYPE_CHECKING:
@@ -27,9 +27,11 @@ def parse_text(value: Any, path: str, err: Errors, *, required: bool) -> dict[st
         err.add(path, "a text is a mapping language -> text, e.g. {en: ..., it: ..., es: ...}")
         return {}
     out: dict[str, str] = {}
+    known = languages()
     for lang, text in value.items():
-        if lang not in LANGUAGES:
-            err.add(f"{path}.{lang}", f"unknown language {lang!r}; expected en, it or es")
+        if lang not in known:
+            err.add(f"{path}.{lang}", f"unknown language {lang!r}; expected one of "
+                                      f"{', '.join(known)}")
         elif not isinstance(text, str) or not text.strip():
             err.add(f"{path}.{lang}", "must be a non-empty string")
         else:

@@ -66,7 +66,7 @@ def nav_urls(language: str) -> dict[str, str]:
 
 @memo(maxsize=8)  # one entry per language of the site
 def _language_names(language: str) -> tuple[tuple[str, str, str], ...]:
-    # Each language is named in its own language: English, Italiano, Español.
+    # Each language is named in its own language: English, Italiano, Español, Français...
     return tuple((code, get_language_info(code)["name_local"], _next_marker(index))
                  for index, (code, _name) in enumerate(settings.LANGUAGES))
 

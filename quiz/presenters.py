@@ -29,6 +29,7 @@ from scenarios.models import TOPIC_LABELS, ProblemReport
 from scenarios.presentation.labels import era_label, object_names, render_text
 from scenarios.presentation.present import present
 from scenarios.report_forms import ProblemReportForm
+from scenarios.untranslated import marked
 
 REFUSAL_MESSAGES = {
     "empty": gettext_lazy("No published question matches these choices: widen the topics, "
@@ -103,7 +104,9 @@ def answer_context(*, session: QuizSession, item: QuizItem, language: str, reads
     if answered and not show_feedback:
         return context
     option_texts = {o.id: render_text(o.text, language, variant) for o in question.options}
-    context["options"] = [(o.id, option_texts[o.id]) for o in shown_options(question, item)]
+    # the options as the form and the feedback show them: escaped, marked when untranslated
+    context["options"] = [(o.id, marked(option_texts[o.id]))
+                          for o in shown_options(question, item)]
     if not answered:
         form = answer_form(
             scenario=scenario, variant=variant, question=question, item=item,
@@ -221,7 +224,8 @@ def feedback_detail_html(scenario: Any, seed: int, question_id: str, era_key: st
             expected=expected, answer=dict(answer), era=era_key, language=language,
             names=object_names(variant, language))
     else:
-        texts = {o.id: render_text(o.text, language, variant) for o in question.options}
+        texts: dict[str, str] = {o.id: marked(render_text(o.text, language, variant))
+                                 for o in question.options}
         rows = ([(e, era_label(e)) for e in expected.eras] if question.kind == "eras"
                 else [(oid, texts[oid]) for oid in order])
         context["marks"] = _marks(question, answer, expected, rows)

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from engine import LANGUAGES, ReadError, Reading, Syntax, read_text
+from engine import ReadError, Reading, Syntax, languages, read_text
 from scenarios.library import dump_document
 
 NEW_DOCUMENT = """format: 1
@@ -116,7 +116,7 @@ def text_rows(document: dict[str, Any]) -> list[TextRow]:
     def add(path: str, label: str, node: Any) -> None:
         if isinstance(node, dict):
             rows.append(TextRow(path, label, {lang: str(node.get(lang) or "")
-                                              for lang in LANGUAGES}))
+                                              for lang in languages()}))
 
     add("title", "title", document.get("title"))
     add("story", "story", document.get("story", {"en": ""}))
@@ -137,7 +137,7 @@ def apply_texts(document: dict[str, Any], data: Any) -> dict[str, Any]:
     doc = copy.deepcopy(document)
     for row in text_rows(doc):
         target = _resolve(doc, row.path, create=True)
-        for lang in LANGUAGES:
+        for lang in languages():
             value = str(data.get(f"text:{row.path}:{lang}", row.values[lang])).strip()
             if value:
                 target[lang] = value

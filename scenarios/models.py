@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine import ERA_KEYS, TOPICS
+from scenarios.untranslated import Untranslated
 
 TOPIC_LABELS = {
     "trample-into-planeswalkers": _("Trample into planeswalkers"),
@@ -138,8 +139,13 @@ class Scenario(models.Model):
 
 
 def title_in(titles: dict[str, Any], language: str, fallback: str) -> str:
-    """A title in ``language``, else in English, else ``fallback`` (the slug)."""
-    return str(titles.get(language) or titles.get("en") or fallback)
+    """A title in ``language``, else in English (:class:`Untranslated`: pages mark it),
+    else ``fallback`` (the slug)."""
+    if titles.get(language):
+        return str(titles[language])
+    if titles.get("en"):
+        return Untranslated(titles["en"]) if language != "en" else str(titles["en"])
+    return str(fallback)
 
 
 class ImmutableVersionError(ValidationError):

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from engine import LANGUAGES, translation_warnings
+from engine import languages, translation_warnings
 from scenarios.models import ProblemReport, Scenario, ScenarioVersion, title_in
 
 PER_PAGE = 50  # scenarios per page of the instructors' list
@@ -73,9 +73,9 @@ def scenario_rows(scenarios: Sequence[Scenario], *, language: str) -> list[dict[
 
 
 def languages_complete(document: dict[str, Any]) -> dict[str, bool]:
-    """Whether every text of the document exists in each language."""
+    """Whether every text of the document exists in each language of the site."""
     missing = {w.path.rsplit(".", 1)[-1] for w in translation_warnings(document)}
-    return {lang: lang not in missing for lang in LANGUAGES}
+    return {lang: lang not in missing for lang in languages()}
 
 
 REPORT_STATUSES = ("open", "closed", "all")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
@@ -121,7 +122,9 @@ def scenario_validate(*, document: Any) -> Report:
     report = Report(check)
     if check.errors:
         return report
-    report.publish_errors.extend(translation_warnings(document))  # also among the warnings
+    # the site's languages required to publish (also among the check's warnings)
+    report.publish_errors.extend(translation_warnings(
+        document, settings.QUIZ_REQUIRED_LANGUAGES))
     assert check.scenario is not None  # checked without errors: parsed
     report.cited_rules = rules_cited(check.scenario, check.eras)
     return report

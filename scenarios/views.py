@@ -17,11 +17,11 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from engine import MAX_DOCUMENT_BYTES, check_document, parse
+from engine import MAX_DOCUMENT_BYTES, check_document, languages, parse
 from engine import Scenario as ParsedScenario
 from scenarios import editing
 from scenarios.http import AuthenticatedHttpRequest
@@ -195,6 +195,8 @@ def _glossary(language: str) -> list[tuple[str, str]]:
     from engine import read_bytes
 
     path = settings.BASE_DIR / "scenarios" / "glossary" / f"{language}.yaml"
+    if language not in dict(settings.LANGUAGES) or not path.is_file():
+        return []  # a language without a glossary yet
     data = read_bytes(path.read_bytes()).document or {}
     # an entry is the term, or {term, wrong, note} (the wrong variants are for the tests)
     return sorted((en, entry["term"] if isinstance(entry, dict) else entry)
@@ -216,10 +218,15 @@ def scenario_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @instructor_required
 def translate(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Every text of the latest version in English beside one other language of the site
+    (``?to=``; by default the first with a text missing, else the page's language), with
+    that language's glossary; saving makes a draft version."""
     scenario = get_object_or_404(Scenario, slug=slug)
     latest = scenario.latest_version()
     assert latest is not None
     document = latest.document
+    targets = [code for code in languages() if code != "en"]
+    posted = request.POST if request.method == "POST" else request.GET
     if request.method == "POST":
         document = editing.apply_texts(latest.document, request.POST)
         try:
@@ -229,13 +236,25 @@ def translate(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Saved as draft version %(n)s.")
                              % {"n": result.version.number})
-            return HttpResponseRedirect(reverse("scenarios:translate", args=[slug]),
-                                        status=303)
+            to = str(posted.get("to", ""))
+            query = f"?to={to}" if to in targets else ""
+            return HttpResponseRedirect(
+                reverse("scenarios:translate", args=[slug]) + query, status=303)
     rows = editing.text_rows(document)
+    missing = {code: sum(1 for r in rows if not r.values[code]) for code in targets}
+    to = str(posted.get("to", ""))
+    if to not in targets:
+        page = get_language()
+        to = next((code for code in targets if missing[code]),
+                  page if page in targets else targets[0] if targets else "en")
     return render(request, "scenarios/translate.html", {
-        "scenario": scenario, "latest": latest, "rows": rows,
-        "missing": sum(1 for r in rows for v in r.values.values() if not v),
-        "glossary_it": _glossary("it"), "glossary_es": _glossary("es")})
+        "scenario": scenario, "latest": latest, "to": to,
+        "to_name": get_language_info(to)["name_local"],
+        "rows": [(row, row.values["en"], row.values.get(to, "")) for row in rows],
+        "missing": missing.get(to, 0),
+        "languages": [(code, get_language_info(code)["name_local"], missing[code])
+                      for code in targets],
+        "glossary": _glossary(to)})
 
 
 @require_POST

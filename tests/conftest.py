@@ -6,7 +6,8 @@ from django.utils import translation
 from tests.factories import AdminFactory, InstructorFactory, UserFactory
 
 ROLES = ("anonymous", "candidate", "instructor", "admin")
-LANGUAGES = ("en", "it", "es")
+# every language the site offers (settings.LANGUAGES): en, it, es, fr, de, pt-br
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES)
 
 
 def make_user(role: str):

@@ -1,4 +1,4 @@
-"""The Italian and Spanish interface catalogues are complete and up to date."""
+"""Every interface language's catalogue (locale/<locale>/) is complete and up to date."""
 
 import os
 import shutil
@@ -9,9 +9,12 @@ from pathlib import Path
 import polib
 import pytest
 from django.conf import settings
+from django.utils.translation import to_locale
 
 BASE_DIR = Path(settings.BASE_DIR)
-LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+# The catalogues' directories: locale/it, locale/pt_BR (a language code's locale name)
+LANGUAGES = [to_locale(code) for code, _name in settings.LANGUAGES
+             if code != settings.LANGUAGE_CODE]
 # Everything that can hold interface strings; tests, .venv and node_modules are not copied.
 SOURCES = ("manage.py", "config", "quiz", "scenarios", "engine", "templates", "locale")
 

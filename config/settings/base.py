@@ -182,11 +182,21 @@ SECURE_CSP = {
 
 # --- Internationalisation -----------------------------------------------------------------
 LANGUAGE_CODE = "en"
+# The languages the site offers (README, "Common changes": a language is a catalogue in
+# locale/, a glossary, card names, rule summaries and this line). Scenario texts may be
+# written in any of them (the engine follows this list).
 LANGUAGES = [
     ("en", _("English")),
     ("it", _("Italian")),
     ("es", _("Spanish")),
+    ("fr", _("French")),
+    ("de", _("German")),
+    ("pt-br", _("Brazilian Portuguese")),
 ]
+# The languages every text of a scenario must have before it is published (English always
+# is); a text missing in another language of the site shows in English, marked "not yet
+# translated".
+QUIZ_REQUIRED_LANGUAGES = ["en", "it", "es"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

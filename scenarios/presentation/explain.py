@@ -300,9 +300,23 @@ EVENTS: dict[str, Any] = {
         "ability of %(source)s makes them lose %(amount)s life (life: %(life)s).",
         "%(player)s didn't activate a loyalty ability of a planeswalker this turn: the "
         "ability of %(source)s makes them lose %(amount)s life (life: %(life)s).", "amount"),
-    "turn.step": _("The turn moves to the %(step)s step."),
+    "turn.step": _("The turn moves to %(step)s."),
     "turn.cleanup": _("Cleanup: damage wears off and \"until end of turn\" effects end."),
     "turn.begins": _("%(active)s's turn begins."),
+}
+
+# The steps and phases a turn moves to, as the trace's "turn.step" names them. Each
+# language's catalogue may drop the article where its sentence holds it (Italian "Il turno
+# passa alla %(step)s": every step and phase is feminine there).
+STEP_WORDS = {
+    "untap": _("the untap step"), "upkeep": _("the upkeep step"), "draw": _("the draw step"),
+    "main1": _("the first main phase"),
+    "beginning-of-combat": _("the beginning of combat step"),
+    "declare-attackers": _("the declare attackers step"),
+    "declare-blockers": _("the declare blockers step"),
+    "combat-damage": _("the combat damage step"), "end-of-combat": _("the end of combat step"),
+    "main2": _("the second main phase"), "end": _("the end step"),
+    "cleanup": _("the cleanup step"),
 }
 
 ZONE_WORDS = {"graveyard": _("the graveyard"), "exile": _("exile"), "hand": _("a hand"),
@@ -368,6 +382,8 @@ def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[
             out[key] = ", ".join(_name(state, v, language) for v in value) or "—"
         elif key == "to":
             out[key] = str(ZONE_WORDS.get(value, value))
+        elif key == "step" and value in STEP_WORDS:
+            out[key] = str(STEP_WORDS[value])
         elif key == "keyword":
             out[key] = str(KEYWORD_WORDS.get(value, value))
         elif key == "result":
@@ -388,7 +404,7 @@ def _format_data(state: GameState, data: dict[str, Any], language: str) -> dict[
 def explain_trace(steps: list[TraceStep], state: GameState, era: str,
                   language: str | None = None) -> list[Step]:
     """Numbered steps: the rule as numbered in ``era``, its summary and what happened."""
-    language = (language or get_language() or "en")[:2]
+    language = language or get_language() or "en"  # a site language: "pt-br" as it is
     out: list[Step] = []
     for step in steps:
         template = EVENTS.get(step.event)

@@ -48,17 +48,26 @@ def test_instructor_builds_translates_and_publishes(page, live_server, artifacts
     page.get_by_role("link", name="Translations").click()
     # .all() does not wait: be on the translations page before listing its fields.
     page.wait_for_url("**/author/s/browser-built/translate/")
-    missing = page.locator("textarea.is-invalid").all()
-    assert missing, "the new scenario has Italian and Spanish texts to fill"
-    for field in missing:
-        name = field.get_attribute("name") or ""
-        field.fill(("Testo " if name.endswith(":it") else "Texto ") + name.split(":")[1])
-    page.screenshot(path=str(artifacts / "author-translate.png"), full_page=True)
-    page.locator("main form button[type=submit]").click()
-    expect(page.locator(".alert-success")).to_contain_text("Saved as draft version 2")
+    # English beside one language at a time: Italian first (the first with texts missing),
+    # then Spanish from its tab; the two required besides English to publish.
+    for version, (language, tab, word) in enumerate(
+            [("it", "Italiano", "Testo"), ("es", "Español", "Texto")], start=2):
+        page.get_by_role("link", name=tab).click()
+        page.wait_for_url(f"**/translate/?to={language}")
+        missing = page.locator("textarea.is-invalid").all()
+        assert missing, f"the new scenario has {language} texts to fill"
+        for field in missing:
+            name = field.get_attribute("name") or ""
+            assert name.endswith(f":{language}"), name
+            field.fill(f"{word} {name.split(':')[1]}")
+        page.screenshot(path=str(artifacts / f"author-translate-{language}.png"),
+                        full_page=True)
+        page.locator("main form button[type=submit]").click()
+        expect(page.locator(".alert-success")).to_contain_text(
+            f"Saved as draft version {version}")
     page.goto(f"{live_server.url}/en/author/s/browser-built/")
     page.locator("button[name=action][value=publish]").click()
-    expect(page.locator(".alert-success")).to_contain_text("Version 2 is published")
+    expect(page.locator(".alert-success")).to_contain_text("Version 3 is published")
     scenario = Scenario.objects.get(slug="browser-built")
     assert scenario.status == "published"
     assert scenario.current_version.document["title"]["it"].startswith("Testo")

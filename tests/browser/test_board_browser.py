@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from quiz.models import QuizItem, QuizSession
 from scenarios.library import read_document
 from tests.browser.axe import assert_accessible
+from tests.conftest import LANGUAGES
 from tests.factories import PASSWORD, ScenarioFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -123,7 +124,7 @@ def _rendered_sizes(page, selector: str) -> list[float]:
         selector)
 
 
-@pytest.mark.parametrize("language", ["en", "it", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_on_a_phone_the_board_is_narrow_readable_and_opens_on_tap(browser, live_server,
                                                                   artifacts, language):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
@@ -161,7 +162,7 @@ def test_on_a_phone_the_board_is_narrow_readable_and_opens_on_tap(browser, live_
         context.close()
 
 
-@pytest.mark.parametrize("language", ["en", "it", "es"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_wide_board_at_1280(page, live_server, artifacts, language):
     url = question(live_server, page,
                    ("trample-into-planeswalkers/firecat-double-block-garruk.yaml",

@@ -1,11 +1,13 @@
-"""A practice session in a real browser: five questions in Italian and one in Spanish,
-answered through htmx, with feedback, up to the results page."""
+"""A practice session in a real browser: five questions in Italian, one in Spanish, and
+three of the library's in French, German and Brazilian Portuguese, answered through htmx,
+with feedback, up to the results page."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+from scenarios.library import LIBRARY, read_document
 from tests.factories import ScenarioFactory, scenario_document
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,12 +44,15 @@ def play(page, base: str, language: str, length: int, artifacts) -> None:
         assert page.locator("svg").count() >= 1
         if n == 0:
             page.screenshot(path=str(artifacts / f"question-{language}.png"), full_page=True)
+        # a text the language lacks is shown in English, marked (none in the library)
+        assert page.locator(".untranslated").count() == 0
         answer_current_question(page)
         # the answer's response also swaps the progress bar above the question (out of band)
         expect(page.locator("#quiz-progress")).to_have_attribute("value", str(n + 1))
         feedback = page.locator(".feedback").inner_text()
         assert feedback
         assert page.locator(".trace-steps li").count() >= 1
+        assert page.locator(".untranslated").count() == 0
         if n == 0:
             page.screenshot(path=str(artifacts / f"feedback-{language}.png"), full_page=True)
         page.locator("#question-card nav a.btn-primary").click()
@@ -68,3 +73,21 @@ def test_practice_one_question_in_spanish(page, live_server, artifacts) -> None:
     small_library()
     play(page, live_server.url, "es", 1, artifacts)
     assert page.locator("html").get_attribute("lang") == "es"
+
+
+# Three of the library's scenarios (every text in the six languages): a planeswalker
+# redirection, a loyalty ability and a Planechase plane.
+LIBRARY_FILES = ("redirection-era/earthquake-redirect-era.yaml",
+                 "loyalty/flickered-ajani-printed-loyalty.yaml",
+                 "planechase/pc-chaos-on-opponents-plane.yaml")
+
+
+@pytest.mark.parametrize(("language", "results"), [
+    ("fr", "Résultats"), ("de", "Ergebnisse"), ("pt-br", "Resultados")])
+def test_practice_three_library_questions_in_french_german_and_portuguese(
+        page, live_server, artifacts, language: str, results: str) -> None:
+    for path in LIBRARY_FILES:
+        document = read_document(LIBRARY / path)
+        ScenarioFactory(slug=document["id"], document=document)
+    play(page, live_server.url, language, 3, artifacts)
+    assert results in page.locator("h1").inner_text()

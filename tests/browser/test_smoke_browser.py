@@ -22,6 +22,8 @@ def test_italian_home_page_then_switch_to_spanish(page, live_server, artifacts):
     assert heading == "Padroneggia le regole dei planeswalker, uno scenario alla volta"
     page.screenshot(path=str(artifacts / "home-it.png"), full_page=True)
 
+    # the language menu names the page's language; open, it lists each in itself
+    page.locator(".language-menu > summary").click()
     page.get_by_role("button", name="Español").click()
     page.wait_for_url(f"{live_server.url}/es/")
 

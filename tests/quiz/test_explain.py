@@ -108,6 +108,13 @@ def test_italian_puts_ad_before_a_word_starting_with_a() -> None:
     ("A El Hipódromo", "es", "Al Hipódromo"),
     ("de La Baronía Oscura", "es", "de La Baronía Oscura"),
     ("of The Eon Fog", "en", "of The Eon Fog"),
+    ("la main de Alice, que Ajani, de Le Voile de Chaîne", "fr",
+     "la main d'Alice, qu'Ajani, du Voile de Chaîne"),
+    ("À Les Champs, de La Grande Forêt, de L'Hippodrome", "fr",
+     "Aux Champs, de La Grande Forêt, de L'Hippodrome"),
+    ("o efeito de O Véu, em A Grande Floresta, a A Fortaleza", "pt-br",
+     "o efeito do Véu, na Grande Floresta, à Fortaleza"),
+    ("von Der Kettenschleier", "de", "von Der Kettenschleier"),
 ])
 def test_a_preposition_joins_the_article_a_printed_name_starts_with(
         text: str, language: str, joined: str) -> None:
@@ -125,6 +132,14 @@ def test_a_story_piece_takes_the_article_off_the_card_name_that_follows() -> Non
         "l'abilità del ", Ref("Velo di Catena", "k"), " e ad ", Ref("Alice", "p")]
     assert euphonic_pieces(["de ", Ref("El Gran Bosque", "k")], "es") == [
         "del ", Ref("Gran Bosque", "k")]
+    assert euphonic_pieces(["a ", Ref("Angelo di Serra", "k")], "it") == [
+        "ad ", Ref("Angelo di Serra", "k")]
+    assert euphonic_pieces(["le pouvoir de ", Ref("Ajani Crinièredor", "k"), " et de ",
+                            Ref("Le Voile de Chaîne", "v")], "fr") == [
+        "le pouvoir d'", Ref("Ajani Crinièredor", "k"), " et du ",
+        Ref("Voile de Chaîne", "v")]
+    assert euphonic_pieces(["o efeito de ", Ref("O Véu da Corrente", "k")], "pt-br") == [
+        "o efeito do ", Ref("Véu da Corrente", "k")]
 
 
 A_BEFORE_A = re.compile(r"(?<![\w'’])[Aa] A(lice|ngelo)")

@@ -699,3 +699,26 @@ def test_candidates_never_see_a_draft() -> None:
     assert response.status_code == 303
     items = QuizSession.objects.get().items.select_related("version")
     assert {item.version for item in items} == {published.current_version}
+
+
+def test_translations_one_language_at_a_time_with_its_glossary(
+        instructor_client: Client) -> None:
+    """English beside the language chosen (?to=): its column, its missing count and its
+    glossary; saving keeps the other languages' texts and comes back to that language."""
+    doc = scenario_document("sechs")
+    instructor_client.post(reverse("scenarios:new"), {"source": dump_document(doc),
+                                                      "action": "save"})
+    url = reverse("scenarios:translate", args=["sechs"])
+    page = instructor_client.get(url + "?to=de").content.decode()
+    assert 'name="text:story:de"' in page and 'name="text:story:it"' not in page
+    assert "Glossary: Deutsch" in page and "Trampelschaden" in page
+    n = page.count("is-invalid")
+    assert n >= 3 and f"{n} texts are missing." in page  # no German text yet
+    response = instructor_client.post(url, {"to": "de", "text:story:de": "Alice greift an."})
+    assert response.status_code == 303 and response["Location"].endswith("?to=de")
+    latest = Scenario.objects.get(slug="sechs").latest_version()
+    assert latest.document["story"]["de"] == "Alice greift an."
+    assert latest.document["story"]["it"] == doc["story"]["it"]  # kept
+    # a language the site doesn't offer, or anything else, is the default page, not a 500
+    for to in ("xx", "<script>", "en"):
+        assert instructor_client.get(url, {"to": to}).status_code == 200

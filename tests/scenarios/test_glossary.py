@@ -12,12 +12,15 @@ from typing import Any
 import polib
 import pytest
 import yaml
+from django.conf import settings
+from django.utils.translation import to_locale
 
 from scenarios.library import library_files, read_document
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "scenarios" / "glossary"
-LANGUAGES = ("it", "es")
+# every language of the site but English: each has a glossary (scenarios/glossary/<code>.yaml)
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES if code != "en")
 
 
 def glossary(language: str) -> dict[str, dict[str, Any]]:
@@ -55,7 +58,7 @@ def texts(language: str) -> Iterator[tuple[str, str]]:
         data = yaml.safe_load((ROOT / "engine" / "data" / f"{name}.yaml").read_text(
             encoding="utf-8"))
         yield from _texts(data, language, f"engine/data/{name}.yaml")
-    po = polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+    po = polib.pofile(str(ROOT / "locale" / to_locale(language) / "LC_MESSAGES" / "django.po"))
     for entry in po:
         if entry.obsolete:
             continue

@@ -85,8 +85,8 @@ CASES: list[tuple[str, Callable[[Doc], None], str, str]] = [
     ("choice with one option", lambda d: d["questions"].__setitem__(0, {
         "id": "c", "kind": "choice", "ask": {"en": "?"}, "options": [{"id": "a"}]}),
      "questions[0].options", "at least two options"),
-    ("unknown language", lambda d: d["title"].update(fr="Piétinement"), "title.fr",
-     "unknown language 'fr'"),
+    ("unknown language", lambda d: d["title"].update(Italian="Travolgere"), "title.Italian",
+     "unknown language 'Italian'"),
     ("missing English", lambda d: d["title"].pop("en"), "title.en", "English text"),
     ("team of three", lambda d: d["setup"].update(
         players=[{"id": p} for p in ("alice", "bob", "carol", "dave")],

@@ -34,7 +34,7 @@ def test_switcher_offers_each_language_named_in_itself(client):
     html = client.get("/en/history/").content.decode()
     forms = re.findall(
         r'<input type="hidden" name="next" value="([^"]+)">\s*'
-        r'<button type="submit" name="language" value="(\w+)" lang="\w+"[^>]*>'
+        r'<button type="submit" name="language" value="([\w-]+)" lang="[\w-]+"[^>]*>'
         r"\s*([^<]+?)\s*</button>",
         html,
     )
@@ -42,6 +42,9 @@ def test_switcher_offers_each_language_named_in_itself(client):
         ("/en/history/", "en", "English"),
         ("/it/history/", "it", "Italiano"),
         ("/es/history/", "es", "Español"),
+        ("/fr/history/", "fr", "Français"),
+        ("/de/history/", "de", "Deutsch"),
+        ("/pt-br/history/", "pt-br", "Português Brasileiro"),
     ]
     assert 'action="/i18n/setlang/" method="post"' in html
 

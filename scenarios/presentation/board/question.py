@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from engine import GameState, Obj, find_era, play_declarations, scenario_eras
@@ -27,6 +28,7 @@ from scenarios.presentation.cardtext import (
     variant_objects,
 )
 from scenarios.presentation.wording import euphonic_pieces
+from scenarios.untranslated import untranslated_mark
 
 DOM_PREFIX = "card-text-"
 
@@ -61,8 +63,10 @@ def question_board(scenario: Any, seed: int, era_key: str, language: str,
     variant = scenario.variant(seed)
     state = play_declarations(find_era(era_key), variant)
     eras = scenario_eras(scenario, variant) if every_era else (era_key,)
+    # a story the language lacks is the English one, shown marked "not yet translated"
+    untranslated = bool(scenario.story) and language != "en" and not scenario.story.get(language)
     story = euphonic_pieces(text_segments(scenario.story, language, variant),
-                            language) if scenario.story else []
+                            "en" if untranslated else language) if scenario.story else []
     keys: dict[str, str] = {}
     card_ids: dict[str, str] = {}
     for o in _named_on_board(state):
@@ -81,4 +85,10 @@ def question_board(scenario: Any, seed: int, era_key: str, language: str,
     narrow = render_board(state, era_key=era_key, language=language, card_ids=card_ids,
                           narrow=True, show_era=not every_era)
     return QuestionBoard(svg=wide.svg, narrow_svg=narrow.svg, description=wide.description,
-                         cards=cards, story=segments_html(story, keys))
+                         cards=cards, story=_marked(segments_html(story, keys), untranslated))
+
+
+def _marked(story: SafeString, untranslated: bool) -> SafeString:
+    if not untranslated:
+        return story
+    return format_html('<span lang="en">{}</span> {}', story, untranslated_mark())

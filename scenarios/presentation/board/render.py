@@ -45,6 +45,7 @@ from scenarios.presentation.board.words import (
     player_name,
     zone_sentences,
 )
+from scenarios.presentation.wording import euphonic
 
 FOOTER = 30
 
@@ -156,6 +157,8 @@ def _render(dr: Drawing, era_name: str, era_date: str, show_era: bool) -> Board:
         if show_era:
             dr.parts.append(text(width - MARGIN - 4, height - 11, era_label,
                                  "board-footer board-era", "end"))
+    # names put into the sentences: "Main de Alice" is "Main d'Alice" (wording)
+    description = [euphonic(line, dr.language) for line in description]
     return Board(svg=_svg(dr, width, height), description=description)
 
 

@@ -1,0 +1,27 @@
+"""``{{ text|shown }}``: an author's text (title, story, question, option, explanation) as
+a page shows it: escaped, and marked "not yet translated" when it is the English standing
+in for the page's language (``scenarios.untranslated.marked``). ``|shown:"lines"``
+keeps its line breaks too (``linebreaksbr``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import linebreaksbr
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from scenarios.untranslated import Untranslated, marked, untranslated_mark
+
+register = template.Library()
+
+
+@register.filter
+def shown(text: Any, lines: str = "") -> SafeString:
+    if not lines:
+        return marked(text)
+    html = linebreaksbr(text, autoescape=True)
+    if isinstance(text, Untranslated):
+        return format_html('<span lang="en">{}</span> {}', html, untranslated_mark())
+    return SafeString(html)
