@@ -12,10 +12,10 @@ memory.
 
 Memory ceiling: **150 MB resident per gunicorn worker**, with every cache full. Measured
 by ``python -m tests.bench.memory_bench`` (production settings, the library, one process
-serving 4,000 fresh questions and their answers in three languages and the rule history's
-pages): 62 MB after the first page, 114 MB with the caches below full or holding the whole
-library, at most ~146 MB once a library large enough fills the caches keyed by versions
-too (counted at the measured size per entry). With a bound of 4,096 entries everywhere and
+serving 4,000 fresh questions and their answers in the six languages and the rule
+history's pages): 61 MB after the first page, 112 MB with the caches below full or holding
+the whole library, at most ~144 MB once a library large enough fills the caches keyed by
+versions too (counted at the measured size per entry). With a bound of 4,096 entries everywhere and
 none in bytes, the same traffic reached 176 MB and was still growing.
 
 The caches, their bounds, and their size per entry measured on the library:
@@ -32,7 +32,8 @@ The caches, their bounds, and their size per entry measured on the library:
   ``quiz.grading._expected_answer``, 512 entries each (~30 KB a run with its trace, which
   the two share; a run costs well under a millisecond), ``eras_answers`` 4,096 (~0.6 KB);
 - per version: ``quiz.grading.scenario_for`` 256 parsed scenarios (~64 KB per entry; the
-  library has 158 versions), ``quiz.services.version_meta`` 1,024 (a few KB);
+  library has 158 versions), ``quiz.services.version_meta`` 512 (~30 KB, its stored
+  facts included: titles in six languages, question ids);
 - small or per language: rule pills 4,096 (~0.2 KB), board words 4,096 each (~0.1 KB),
   the rule history's timeline, index and search text (8 each, one per language, ~65 KB),
   rule numbers 512 (~1 KB), the navigation bar 64 (~6 KB), other per-language data 8.
@@ -195,9 +196,15 @@ class Memo:
         return len(self._entries)
 
     def values(self) -> list[Any]:
-        with self._lock:
-            kept = [value for value, _cost in self._entries.values()]
+        """The values kept, as the function returned them (unpacked)."""
+        kept = self.stored()
         return kept if self._unpack is None else [self._unpack(v) for v in kept]
+
+    def stored(self) -> list[Any]:
+        """The values as kept in memory (a compressed cache's ``Packed`` values): what
+        the memory bench measures."""
+        with self._lock:
+            return [value for value, _cost in self._entries.values()]
 
     def cache_clear(self) -> None:
         with self._lock:

@@ -5,7 +5,7 @@ against its bound, and the process's resident memory against the ceiling stated 
     .venv/bin/python -m tests.bench.memory_bench [-n 4000]
 
 Production's settings, a fresh SQLite database loaded with the library, and in one
-process (as a gunicorn worker is) question pages and answers in all three languages for
+process (as a gunicorn worker is) question pages and answers in every language of the site for
 ``n`` questions nobody saw before, each variant drawn at random, until the caches that
 grow with traffic stop growing or reach their bound. For each cache: entries, estimated
 bytes (``text_size`` for the byte-bounded ones; a deep ``sys.getsizeof`` of up to 200
@@ -99,9 +99,11 @@ def fill_and_measure(n: int, lines: list[str]) -> None:
 
     hit(lines[0], "page")
     start = rss_mb()
-    languages = ("en", "it", "es")
+    from django.conf import settings
+
+    languages = [code for code, _name in settings.LANGUAGES]  # the site's six
     for count, line in enumerate(lines[:n]):
-        language = languages[count % 3]
+        language = languages[count % len(languages)]
         line = line.replace("/en/", f"/{language}/", 1)
         hit(line, "page")
         hit(line, "answer")
@@ -132,7 +134,7 @@ def fill_and_measure(n: int, lines: list[str]) -> None:
         if not entries:
             print(f"memory:   {cache.name}: empty (bound {cache.maxsize} entries)")
             continue
-        values = cache.values()
+        values = cache.stored()  # compressed caches: their packed values, as held
         sample = values[-200:]
         per_entry = sum(deep_size(v) for v in sample) / len(sample)
         held = per_entry * entries
