@@ -17,6 +17,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -249,10 +250,10 @@ def translate(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                   page if page in targets else targets[0] if targets else "en")
     return render(request, "scenarios/translate.html", {
         "scenario": scenario, "latest": latest, "to": to,
-        "to_name": get_language_info(to)["name_local"],
+        "to_name": capfirst(get_language_info(to)["name_local"]),
         "rows": [(row, row.values["en"], row.values.get(to, "")) for row in rows],
         "missing": missing.get(to, 0),
-        "languages": [(code, get_language_info(code)["name_local"], missing[code])
+        "languages": [(code, capfirst(get_language_info(code)["name_local"]), missing[code])
                       for code in targets],
         "glossary": _glossary(to)})
 
