@@ -58,13 +58,13 @@ class LazyHtml:
     __str__ = __html__
 
 
-@memo(maxsize=8)  # one entry per language of the site
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def nav_urls(language: str) -> dict[str, str]:
     """The navigation bar's URLs in ``language`` (the active language when called)."""
     return {name: reverse(url_name) for name, url_name in NAV_PAGES.items()}
 
 
-@memo(maxsize=8)  # one entry per language of the site
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def _language_names(language: str) -> tuple[tuple[str, str, str], ...]:
     # Each language is named in its own language: English, Italiano, Español, Français...
     return tuple((code, get_language_info(code)["name_local"], _next_marker(index))
@@ -84,8 +84,8 @@ def page_in(request: HttpRequest, language: str, code: str) -> str:
     return f"/{code}/{path[len(prefix):]}"
 
 
-# languages (3) x user states (3) x active page (5: four links or none) = 45 entries
-@memo(maxsize=64)
+# languages (6) x user states (3) x active page (5: four links or none) = 90 entries
+@memo(maxsize=128)
 def _navbar_html(language: str, signed_in: bool, instructor: bool, active: str) -> str:
     return render_to_string("_nav.html", {
         "LANGUAGE_CODE": language, "signed_in": signed_in, "instructor": instructor,
@@ -95,7 +95,7 @@ def _navbar_html(language: str, signed_in: bool, instructor: bool, active: str) 
     })
 
 
-@memo(maxsize=8)  # one entry per language of the site
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def _footer_html(language: str) -> SafeString:
     return render_to_string("_footer.html")
 

@@ -74,7 +74,7 @@ def timeline(language: str) -> list[dict[str, Any]]:
     return _timeline(language, Scenario.objects.published_stamp())
 
 
-@memo(maxsize=8)
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def _timeline(language: str, stamp: tuple[Any, ...]) -> list[dict[str, Any]]:
     """:func:`timeline` for the library ``stamp`` says (callers don't mutate it)."""
     rows = Scenario.objects.published().with_facts("pk", "slug",
@@ -313,7 +313,7 @@ def rule_index(language: str) -> list[dict[str, Any]]:
     return _rule_index(language, Scenario.objects.published_stamp())
 
 
-@memo(maxsize=8)
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def _rule_index(language: str, stamp: tuple[Any, ...]) -> list[dict[str, Any]]:
     """:func:`rule_index` for the library ``stamp`` says (callers don't mutate it)."""
     cited = citations()
@@ -440,7 +440,7 @@ def _find_number(number: str, language: str) -> tuple[bool, list[RuleMatch]]:
     return bool(exact), [m for _, _, m in sorted(matches, key=lambda t: t[:2])]
 
 
-@memo(maxsize=8)
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def _haystacks(language: str) -> tuple[tuple[str, str], ...]:
     """(key, folded text to search) per rule: the key, every number, every summary."""
     out = []

@@ -180,7 +180,7 @@ def report_context(item: QuizItem, *, language: str, reports: list[ProblemReport
             "report_fields": "" if form is not None else blank_report_fields(language)}
 
 
-@memo(maxsize=8)
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def blank_report_fields(language: str) -> str:
     """The empty report form's fields, as HTML: the same under every feedback in a
     language, and crispy takes about 5 ms to render them, so once per language and

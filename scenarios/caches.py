@@ -35,8 +35,9 @@ The caches, their bounds, and their size per entry measured on the library:
   library has 158 versions), ``quiz.services.version_meta`` 512 (~30 KB, its stored
   facts included: titles in six languages, question ids);
 - small or per language: rule pills 4,096 (~0.2 KB), board words 4,096 each (~0.1 KB),
-  the rule history's timeline, index and search text (8 each, one per language, ~65 KB),
-  rule numbers 512 (~1 KB), the navigation bar 64 (~6 KB), other per-language data 8.
+  the rule history's timeline, index and search text (16 each: one per language, six
+  today, ~65 KB), rule numbers 512 (~1 KB), the navigation bar 128 (~9 KB; 90 in use with
+  six languages), other per-language data 16.
 
 Outside ``memo``, and bounded by what they hold: the engine's fixed data
 (``functools.cache`` on the card and rule catalogues, a rule's text per era), Django's

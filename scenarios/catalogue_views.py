@@ -167,7 +167,7 @@ def _entry(card: Card, language: str) -> CardEntry:
         haystack=fold(" ".join(words)))
 
 
-@memo(maxsize=8)  # one entry per language of the site
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def catalogue_entries(language: str) -> tuple[CardEntry, ...]:
     """Every card of the catalog in ``language``, by name (kept: one tuple per language
     of the site, built on first use)."""
@@ -176,7 +176,7 @@ def catalogue_entries(language: str) -> tuple[CardEntry, ...]:
     return tuple(sorted(entries, key=lambda e: fold(e.name)))
 
 
-@memo(maxsize=8)  # one entry per language of the site
+@memo(maxsize=16)  # one entry per language of the site (six, room for more)
 def type_choices(language: str) -> tuple[tuple[str, str], ...]:
     """The card types the catalog has, as (value, label) for the type filter."""
     present = {t for card in catalog().values() for t in card.types}
