@@ -9,10 +9,9 @@ from typing import Any
 
 from django import template
 from django.template.defaultfilters import linebreaksbr
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from scenarios.untranslated import Untranslated, marked, untranslated_mark
+from scenarios.untranslated import Untranslated, in_english, marked
 
 register = template.Library()
 
@@ -21,7 +20,5 @@ register = template.Library()
 def shown(text: Any, lines: str = "") -> SafeString:
     if not lines:
         return marked(text)
-    html = linebreaksbr(text, autoescape=True)
-    if isinstance(text, Untranslated):
-        return format_html('<span lang="en">{}</span> {}', html, untranslated_mark())
-    return SafeString(html)
+    html = SafeString(linebreaksbr(text, autoescape=True))
+    return in_english(html) if isinstance(text, Untranslated) else html

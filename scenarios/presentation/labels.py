@@ -9,7 +9,7 @@ from engine import find_era
 from engine import render_text as engine_render_text
 from scenarios.presentation.board import player_label
 from scenarios.presentation.wording import euphonic
-from scenarios.untranslated import Untranslated
+from scenarios.untranslated import Untranslated, lacks
 
 
 def era_label(key: str) -> str:
@@ -21,7 +21,7 @@ def render_text(text: Any, language: str, variant: Any) -> str:
     """An author's text in ``language`` with its names put in (the engine's
     ``render_text``), and Italian's "ad" before a name that starts with "a". A text the
     language lacks is the English one, as :class:`Untranslated`."""
-    if language != "en" and text and not text.get(language):
+    if lacks(text, language):
         return Untranslated(engine_render_text(text, language, variant))
     return euphonic(engine_render_text(text, language, variant), language)
 

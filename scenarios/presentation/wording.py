@@ -35,9 +35,13 @@ class _Rules:
     before: tuple[tuple[re.Pattern[str], str], ...]  # (the word before its letters, form)
 
 
+def _capital(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
 def _cased(word: str) -> str:
     """``word`` and its capitalised form, as a regular expression."""
-    return "|".join(dict.fromkeys(re.escape(w) for w in (word, word[:1].upper() + word[1:])))
+    return "|".join(dict.fromkeys(re.escape(w) for w in (word, _capital(word))))
 
 
 @functools.cache
@@ -52,10 +56,9 @@ def _rules(language: str) -> _Rules | None:
     if joined:
         preps = "|".join(_cased(p) for p in dict.fromkeys(p for p, _a in joined))
         articles = sorted({a for _p, a in joined}, key=len, reverse=True)
-        spaced = "|".join(re.escape(a[:1].upper() + a[1:]) for a in articles
-                          if not a.endswith("'"))
-        elided = "|".join(re.escape(a[:1].upper() + a[1:]) for a in articles
-                          if a.endswith("'"))
+        # a printed name starts with a capital: "Il Velo di Catena", "L'Ippodromo"
+        spaced = "|".join(re.escape(_capital(a)) for a in articles if not a.endswith("'"))
+        elided = "|".join(re.escape(_capital(a)) for a in articles if a.endswith("'"))
         alternatives = [f"(?:(?P<spaced>{spaced}) )"] if spaced else []
         alternatives += [f"(?P<elided>{elided})"] if elided else []
         join = re.compile(f"{_NOT_AFTER}(?P<prep>{preps}) (?:{'|'.join(alternatives)})")
@@ -65,7 +68,7 @@ def _rules(language: str) -> _Rules | None:
 
 
 def _capitalised_like(form: str, word: str) -> str:
-    return form[:1].upper() + form[1:] if word[:1].isupper() else form
+    return _capital(form) if word[:1].isupper() else form
 
 
 def _spaced(form: str) -> str:

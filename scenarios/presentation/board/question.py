@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from engine import GameState, Obj, find_era, play_declarations, scenario_eras
@@ -28,7 +27,7 @@ from scenarios.presentation.cardtext import (
     variant_objects,
 )
 from scenarios.presentation.wording import euphonic_pieces
-from scenarios.untranslated import untranslated_mark
+from scenarios.untranslated import in_english, lacks
 
 DOM_PREFIX = "card-text-"
 
@@ -64,7 +63,7 @@ def question_board(scenario: Any, seed: int, era_key: str, language: str,
     state = play_declarations(find_era(era_key), variant)
     eras = scenario_eras(scenario, variant) if every_era else (era_key,)
     # a story the language lacks is the English one, shown marked "not yet translated"
-    untranslated = bool(scenario.story) and language != "en" and not scenario.story.get(language)
+    untranslated = lacks(scenario.story, language)
     story = euphonic_pieces(text_segments(scenario.story, language, variant),
                             "en" if untranslated else language) if scenario.story else []
     keys: dict[str, str] = {}
@@ -84,11 +83,7 @@ def question_board(scenario: Any, seed: int, era_key: str, language: str,
                         show_era=not every_era)
     narrow = render_board(state, era_key=era_key, language=language, card_ids=card_ids,
                           narrow=True, show_era=not every_era)
+    story_html = segments_html(story, keys)
     return QuestionBoard(svg=wide.svg, narrow_svg=narrow.svg, description=wide.description,
-                         cards=cards, story=_marked(segments_html(story, keys), untranslated))
-
-
-def _marked(story: SafeString, untranslated: bool) -> SafeString:
-    if not untranslated:
-        return story
-    return format_html('<span lang="en">{}</span> {}', story, untranslated_mark())
+                         cards=cards,
+                         story=in_english(story_html) if untranslated else story_html)
