@@ -56,20 +56,24 @@ from engine.runner import (
 )
 from engine.schema import SCHEMA_FILE
 from engine.state import KEYWORDS, STEPS, GameState, Obj
+from engine.texts import Named
+from engine.texts import resolve as resolve_placeholder
 from engine.trace import Trace, TraceStep
 
 __all__ = [
     "ACTIONS", "ACTION_KINDS", "CURRENT", "DEFAULT_LANGUAGES", "DIE_RESULTS", "ERAS",
     "ERA_KEYS", "KEYWORDS", "MAX_DOCUMENT_BYTES", "MAX_TEXT", "PLACEHOLDER", "QUESTION_KINDS",
     "SCHEMA_FILE", "STEPS", "TOPICS", "ActionSpec", "Card", "CheckResult", "DocumentError",
-    "EditorField", "EngineError", "Era", "ErrorItem", "GameState", "IllegalAction", "Obj",
+    "EditorField", "EngineError", "Era", "ErrorItem", "GameState", "IllegalAction", "Named",
+    "Obj",
     "Outcome", "PairsError", "Question", "ReadError", "Reading", "RuleVersion", "Scenario",
     "Syntax", "Trace", "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation",
     "answer_eras", "catalog", "changes", "check_document", "configure_languages",
     "effective_power", "era_end", "find_card", "find_era", "first_divergence", "languages",
     "legal_assignment", "load_document", "moved_rules", "parse", "parse_text",
     "planar_controller", "play", "play_declarations", "read_bytes", "read_text", "read_value",
-    "render_text", "rule_catalogue", "rule_exists", "rule_number", "rule_summary",
+    "render_text", "resolve_placeholder", "rule_catalogue", "rule_exists", "rule_number",
+    "rule_summary",
     "rule_unsure", "rule_versions", "run_variant", "scenario_eras", "translation_warnings",
     "why_illegal_assignment",
 ]

@@ -5,15 +5,27 @@ validation service."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rulebook
 from engine.document import languages
+from engine.draws import (
+    DEGENERATE,
+    DEGENERATE_MIN,
+    MAX_SKIPPED,
+    SKIP_RESTLESS,
+    SKIP_UNPRINTED,
+    Survey,
+    board_count,
+    run_values,
+    value_sets,
+)
 from engine.eras import ERA_KEYS, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem
 from engine.notation import Scenario, parse
-from engine.runner import compute_answers, play, run_all, scenario_eras
+from engine.runner import run_all, scenario_eras
+from engine.texts import PLACEHOLDER, placeholder_problems, render_text
 
 # The most engine steps the whole check of one document (every variant in every era) may
 # take: about a third of a second on one core. The library's largest takes 720; a
@@ -30,6 +42,9 @@ class CheckResult:
     disagreements: list[dict[str, Any]] = field(default_factory=list)
     eras: tuple[str, ...] = ()
     scenario: Scenario | None = None
+    variants: dict[str, Any] = field(default_factory=dict)
+    """A generator's survey (``engine.draws.Survey.as_json``): distinct boards, skips per
+    era, each question's answers over the draws. Empty without parameters."""
 
     @property
     def ok(self) -> bool:
@@ -42,6 +57,7 @@ class CheckResult:
             "warnings": [w.as_dict() for w in self.warnings],
             "eras": list(self.eras),
             "answers": self.answers, "disagreements": self.disagreements,
+            **({"variants": self.variants} if self.variants else {}),
         }
 
 
@@ -69,6 +85,7 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
         result.errors.extend(err.items)
         return result
     result.scenario = scenario
+    result.errors.extend(_placeholder_errors(scenario))
     result.warnings.extend(translation_warnings(document))
     try:
         eras = scenario_eras(scenario)
@@ -81,22 +98,33 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
         result.errors.append(ErrorItem("eras", "no era in which every card and mechanic of "
                                                "this scenario exists"))
         return result
-    work = 0
-    for values in scenario.all_value_sets():
+    survey = Survey()
+    sets, survey.exhaustive = value_sets(scenario)
+    for values in sets:
         try:
-            work += _run_values(scenario, values, eras)
+            _run_values(scenario, values, eras, survey)
+            if scenario.params:
+                result.errors.extend(_unfilled(scenario, values))
         except DocumentError as err:
             label = _label(values)
             for item in err.items:
                 msg = f"{item.message} (variant {label})" if label else item.message
                 result.errors.append(ErrorItem(item.path, msg, item.rule, item.era))
             break
-        if work > WORK_BUDGET:
+        if survey.steps > WORK_BUDGET:
             result.errors.append(ErrorItem("params", (
                 f"checking every variant in every era takes more than {WORK_BUDGET:,} engine "
                 f"steps (the work budget of one document): use fewer parameter values, "
                 f"eras or actions")))
             break
+    if result.errors:
+        return result
+    if scenario.params:
+        survey.boards, survey.boards_exact = board_count(scenario)
+        result.errors.extend(_skip_errors(survey))
+        result.errors.extend(_unasked_errors(scenario, eras, survey))
+        result.warnings.extend(_degenerate_warnings(scenario, survey))
+        result.variants = survey.as_json()
     if result.errors:
         return result
     try:
@@ -106,6 +134,14 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
         result.errors.extend(err.items)
         return result
     result.answers = {e: dict(o.answers) for e, o in outcomes.items()}
+    asked = {q.id for q in scenario.variant(0).questions}
+    for i, raw in enumerate(document.get("questions") or ()):
+        if (isinstance(raw, dict) and "expect" in raw and isinstance(raw.get("id"), str)
+                and raw["id"] not in asked):
+            result.errors.append(ErrorItem(
+                f"questions[{i}].expect", "the default variant (every parameter at its "
+                "default) doesn't ask this question (its `when:`), so `expect` has nothing "
+                "to check: remove it, or change a default"))
     questions = scenario.variant(0).questions
     for q in questions:
         if not q.has_expect:
@@ -145,19 +181,123 @@ def redirection_warnings(scenario: Scenario, eras: tuple[str, ...]) -> list[Erro
     return out
 
 
-def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]) -> int:
-    """Play one variant in every era and answer its questions; the engine steps taken."""
+def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...],
+                survey: Survey) -> None:
+    """Play one set of values in every era and answer its questions (``engine.draws``)."""
+    run_values(scenario, values, eras, survey)
+
+
+def _placeholder_errors(scenario: Scenario) -> list[ErrorItem]:
+    """``{x.attr}`` and ``{n|forms}`` placeholders that can't be filled in."""
+    kinds = {p.name: p.kind for p in scenario.params}
+    variant = scenario.variant(0)
+    objects: dict[str, Any] = dict(variant.state.objects)
+    objects.update({o.id: o for o in variant.new_objects.values()})
+    setup = scenario.document.get("setup")
+    for items in (setup.values() if isinstance(setup, dict) else ()):
+        for item in items if isinstance(items, list) else ():
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                objects.setdefault(item["id"], None)
+    out = []
+    for path, text in _texts(scenario.document, ""):
+        out += [ErrorItem(at, message) for at, message in
+                placeholder_problems(text, path, kinds, objects)]
+    return out
+
+
+def _texts(node: Any, path: str) -> Iterable[tuple[str, dict[str, str]]]:
+    known = languages()
+    if isinstance(node, dict):
+        if "en" in node and isinstance(node.get("en"), str) and all(
+                k in known or k == "when" for k in node):
+            yield path, {k: v for k, v in node.items() if k != "when" and isinstance(v, str)}
+            return
+        for k, v in node.items():
+            if k != "params":
+                yield from _texts(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _texts(v, f"{path}[{i}]")
+
+
+def _unfilled(scenario: Scenario, values: dict[str, Any]) -> list[ErrorItem]:
+    """A text a variant shows that names an object this variant doesn't have (switched
+    off by its `when:`): the candidate would read the placeholder as written."""
     variant = scenario.bind(values)
-    steps = 0
-    for key in eras:
-        era = find_era(key)
-        try:
-            state, trace = play(era, variant)
-            compute_answers(era, state, variant.questions)
-            steps += len(trace.steps)
-        except DocumentError as err:
-            raise DocumentError([replace(i, era=i.era or key) for i in err.items]) from err
-    return steps
+    shown = [("story", scenario.story_for(values))]
+    shown += [(f"{q.path}.ask", q.ask) for q in variant.questions]
+    out = []
+    for path, text in shown:
+        raw = text.get("en", "")
+        if "{" in raw and "{" in (filled := render_text(text, "en", variant)):
+            for m in PLACEHOLDER.finditer(filled):
+                out.append(ErrorItem(path, (
+                    f"{m.group(0)} can't be filled in when {_label(values)}: give this text "
+                    f"the `when:` of what it names (a question's, or a story alternative's)")))
+                return out
+    return out
+
+
+def _skip_errors(survey: Survey) -> list[ErrorItem]:
+    """A generator that skips more than MAX_SKIPPED of its draws in an era is refused."""
+    out = []
+    for era, reasons in survey.skipped.items():
+        skipped = sum(reasons.values())
+        if survey.drawn and skipped / survey.drawn > MAX_SKIPPED:
+            why = []
+            if reasons[SKIP_UNPRINTED]:
+                why.append(f"{reasons[SKIP_UNPRINTED]} draw a card not yet printed then")
+            if reasons[SKIP_RESTLESS]:
+                why.append(f"{reasons[SKIP_RESTLESS]} have a board that isn't at rest "
+                           f"(a state-based action would apply at once)")
+            out.append(ErrorItem("params", (
+                f"{skipped} of the {survey.drawn} variants drawn can't be shown in {era} "
+                f"({'; '.join(why)}): at most {MAX_SKIPPED:.0%} may be skipped; narrow the "
+                f"parameters, or leave {era} out of `eras`"), "704.3" if reasons[
+                    SKIP_RESTLESS] > reasons[SKIP_UNPRINTED] else None, era))
+    return out
+
+
+def _unasked_errors(scenario: Scenario, eras: tuple[str, ...],
+                    survey: Survey) -> list[ErrorItem]:
+    """A question with a `when:` that no variant drawn asks, in an era, is an error."""
+    out = []
+    for i, raw in enumerate(scenario.document.get("questions") or ()):
+        path = f"questions[{i}]"
+        if path not in scenario.conditions or not isinstance(raw, dict):
+            continue
+        by_era = survey.answers.get(str(raw.get("id")), {})
+        missing = [e for e in eras if not by_era.get(e)]
+        if missing:
+            out.append(ErrorItem(f"{path}.when", (
+                f"no variant drawn asks this question in {', '.join(missing)} ({survey.drawn} "
+                f"drawn): its `when:` is never true there, or only on boards that are "
+                f"skipped")))
+    return out
+
+
+def _degenerate_warnings(scenario: Scenario, survey: Survey) -> list[ErrorItem]:
+    """A question whose answer is the same in DEGENERATE of an era's draws (of at least
+    DEGENERATE_MIN) is flagged: a candidate can learn the answer without the board."""
+    paths = {str(q.get("id")): f"questions[{i}]"
+             for i, q in enumerate(scenario.document.get("questions") or ())
+             if isinstance(q, dict)}
+    out = []
+    for qid, by_era in survey.answers.items():
+        same: dict[tuple[str, int], list[str]] = {}
+        for era, counts in by_era.items():
+            total = sum(counts.values())
+            if total < DEGENERATE_MIN:
+                continue
+            answer, n = counts.most_common(1)[0]
+            if n / total >= DEGENERATE:
+                same.setdefault((answer, round(100 * n / total)), []).append(era)
+        for (answer, pct), in_eras in same.items():
+            out.append(ErrorItem(paths.get(qid, "questions"), (
+                f"degenerate: the answer is {answer} in {pct}% of the variants drawn in "
+                f"{', '.join(in_eras)}, so it can be learnt without reading the board; vary "
+                f"what decides it")))
+    return out
 
 
 def _label(values: dict[str, Any]) -> str:

@@ -65,6 +65,12 @@ class DocumentError(EngineError):
         self.items[:] = [i if i.path else replace(i, path=path) for i in self.items]
         self.args = ("; ".join(_describe(i) for i in self.items),)
 
+    def in_era(self, era: str) -> DocumentError:
+        """The same error with every item that names no era naming ``era``."""
+        if all(item.era for item in self.items):
+            return self
+        return DocumentError([replace(i, era=i.era or era) for i in self.items])
+
 
 class IllegalAction(DocumentError):
     """An action breaks a rule of the era being simulated."""
@@ -72,6 +78,11 @@ class IllegalAction(DocumentError):
     def __init__(self, path: str, violation: Violation, era: str) -> None:
         self.violation = violation
         super().__init__(ErrorItem(path, violation.message, violation.rule, era))
+
+
+class RestlessBoard(DocumentError):
+    """A setup board that is not at rest in the era simulated: a state-based action would
+    apply at once (704.3). A generator's draw skips such a variant."""
 
 
 class CapExceeded(DocumentError):

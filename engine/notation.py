@@ -13,7 +13,7 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,16 @@ from engine.kinds.actions import ACTION_KINDS, parse_action
 from engine.kinds.actions.roll_planar_die import DIE_RESULTS
 from engine.kinds.base import Action
 from engine.kinds.queries import QUERY_KINDS
+from engine.params import (
+    PRUNED,
+    Condition,
+    Reference,
+    card_pool,
+    conditions,
+    holds,
+    parse_condition,
+    references,
+)
 from engine.questions import Question, parse_questions
 from engine.setup import parse_setup
 from engine.state import GameState, Obj
@@ -51,9 +61,8 @@ __all__ = [
     "Variant", "parse", "render_text",
 ]
 
-VARIANTS_EXHAUSTIVE = 64
-VARIANT_SAMPLE = 24
-KEPT_VARIANTS = 256  # per scenario, in memory; past that the kept ones are dropped
+MAX_STORIES = 8
+KEPT_VARIANTS = 256  # per scenario, in memory; past that the least recently used go
 
 
 # -- value objects -------------------------------------------------------------------------
@@ -63,8 +72,9 @@ class Param:
     name: str
     values: tuple[Any, ...]
     default: Any
-
-
+    kind: str = "choice"
+    """``range``, ``choice`` or ``card`` (a catalog filter; ``values`` are the slugs it
+    matches)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +107,42 @@ class Scenario:
     literal: bool = False
     """No parameters and no ``$name`` anywhere: a variant is built from the document
     itself, without the copy that substitution makes."""
+    conditions: Mapping[str, Condition] = field(default_factory=dict)
+    """Every `when:` by the path of its item (``actions[3]``)."""
+    stories: tuple[tuple[Condition, Mapping[str, str]], ...] = ()
+    """A story written as alternatives (``story: [{when: ..., en: ...}, ...]``)."""
+    references: tuple[Reference, ...] = ()
+    """Every use of a parameter in the script (``engine.params.references``)."""
+    _static: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
+    """The ids of the document's subtrees that no variant changes (no ``$name``, no
+    `when:`): a variant shares them instead of copying them."""
     _variants: dict[tuple[tuple[str, str], ...], Variant] = field(
         default_factory=dict, compare=False, repr=False)
+
+    @property
+    def is_generator(self) -> bool:
+        return bool(self.params)
+
+    def question_condition(self, question_id: str) -> Condition:
+        """The `when:` of a question (empty: it is asked in every variant)."""
+        for i, q in enumerate(self.document.get("questions") or ()):
+            if isinstance(q, dict) and q.get("id") == question_id:
+                return self.conditions.get(f"questions[{i}]", ())
+        return ()
+
+    def story_for(self, values: Mapping[str, Any]) -> Mapping[str, str]:
+        """The story a variant shows: the first alternative whose `when:` holds (none:
+        no story), or the one story."""
+        if not self.stories:
+            return self.story
+        for cond, texts in self.stories:
+            if holds(cond, values):
+                return texts
+        return {}
+
+    def asks(self, question_id: str, values: Mapping[str, Any]) -> bool:
+        """Whether a variant with these values asks this question."""
+        return holds(self.question_condition(question_id), values)
 
     def values_for(self, seed: int) -> dict[str, Any]:
         """Parameter values of a variant; seed 0 is every parameter at its default."""
@@ -107,37 +151,41 @@ class Scenario:
         rng = random.Random(f"{self.id}:{seed}")
         return {p.name: rng.choice(p.values) for p in self.params}
 
-    def variant_count(self) -> int:
+    def value_count(self) -> int:
+        """How many sets of parameter values there are (distinct boards may be fewer:
+        ``engine.draws.board_count``)."""
         n = 1
         for p in self.params:
             n *= len(p.values)
         return n
 
-    def all_value_sets(self) -> list[dict[str, Any]]:
-        """Every variant when the space is small, else the default and a fixed sample."""
-        if self.variant_count() <= VARIANTS_EXHAUSTIVE:
-            names = [p.name for p in self.params]
-            return [dict(zip(names, combo, strict=True))
-                    for combo in itertools.product(*(p.values for p in self.params))]
-        return [self.values_for(s) for s in range(VARIANT_SAMPLE)]
+    def all_value_sets(self) -> Iterator[dict[str, Any]]:
+        """Every set of parameter values, in order."""
+        names = [p.name for p in self.params]
+        for combo in itertools.product(*(p.values for p in self.params)):
+            yield dict(zip(names, combo, strict=True))
 
     def variant(self, seed: int = 0) -> Variant:
         """The variant of ``seed``. Many seeds draw the same parameter values, and a
-        variant is immutable, so one is built per set of values and kept: its ``seed`` is
-        the first seed that drew those values, the key callers cache its outcomes under."""
+        variant is immutable, so one is built per set of values and kept (the
+        ``KEPT_VARIANTS`` most recently used): its ``seed`` is the first seed that drew
+        those values, the key callers cache its outcomes under."""
         values = self.values_for(seed)
         key = tuple((name, repr(value)) for name, value in values.items())
-        cached = self._variants.get(key)
+        kept = self._variants
+        cached = kept.pop(key, None)
         if cached is None:
-            if len(self._variants) >= KEPT_VARIANTS:
-                self._variants.clear()
-            cached = self._variants[key] = self.bind(values, seed)
+            if len(kept) >= KEPT_VARIANTS:
+                del kept[next(iter(kept))]
+            cached = self.bind(values, seed)
+        kept[key] = cached  # (re)inserted last: the dict's order is the order of use
         return cached
 
     def bind(self, values: Mapping[str, Any], seed: int = 0) -> Variant:
         if self.literal:
             return _build(self.document, seed, values)
-        return _build(_substitute(self.document, values, ""), seed, values)
+        doc = _substitute(self.document, values, "", self.conditions, self._static)
+        return _build(doc, seed, values)
 
 
 
@@ -265,7 +313,22 @@ def parse(document: Any) -> Scenario:
                 err.add("eras", "an era is listed twice")
             era_tuple = tuple(e for e in ERA_KEYS if e in eras)
     title = parse_text(document.get("title"), "title", err, required=True)
-    story = parse_text(document.get("story"), "story", err, required=False)
+    raw_story = document.get("story")
+    stories: list[tuple[Any, dict[str, str]]] = []
+    if isinstance(raw_story, list):
+        # Alternatives, each with its `when:` (checked once the parameters are read)
+        if not raw_story or len(raw_story) > MAX_STORIES:
+            err.add("story", f"a list of stories has 1 to {MAX_STORIES} alternatives")
+        for i, alt in enumerate(raw_story[:MAX_STORIES]):
+            if not isinstance(alt, dict):
+                err.add(f"story[{i}]", "an alternative is {when: {...}, en: ..., it: ...}")
+                continue
+            texts = {k: v for k, v in alt.items() if k != "when"}
+            stories.append((alt.get("when"), parse_text(texts, f"story[{i}]", err,
+                                                          required=True)))
+        story = stories[0][1] if stories else {}
+    else:
+        story = parse_text(raw_story, "story", err, required=False)
     explain = parse_text(document.get("explain"), "explain", err, required=False)
     n_params = len(err.items)
     params = _params(document.get("params"), err)
@@ -282,17 +345,34 @@ def parse(document: Any) -> Scenario:
         err.add("questions", "`questions` must be a non-empty list")
     elif len(questions) > MAX_QUESTIONS:
         err.add("questions", f"at most {MAX_QUESTIONS} questions")
+    conds = conditions(document, {p.name: p.values for p in params}, err) if params_ok else {}
+    story_alternatives = []
+    for i, (when, texts) in enumerate(stories):
+        cond: Condition = ()
+        if when is not None:
+            if not params:
+                err.add(f"story[{i}].when", "`when` needs parameters: it picks this story "
+                                            "by a parameter's value")
+            elif params_ok:
+                cond = parse_condition(when, f"story[{i}].when",
+                                       {p.name: p.values for p in params}, err)
+        story_alternatives.append((cond, texts))
     if err.items and params_ok and _buildable(document):
         # The board, actions and questions are checked too: an error in `id` or `title`
         # hides none of theirs.
         try:
-            _build(_substitute(document, {p.name: p.default for p in params}, ""), 0, {})
+            _build(_substitute(document, {p.name: p.default for p in params}, "", conds),
+                   0, {})
         except DocumentError as more:
             err.items.extend(more.items)
     err.raise_if_any()
     assert isinstance(difficulty, int)
+    literal = not params and not dollars
     scenario = Scenario(str(sid), str(topic), difficulty, era_tuple, title, story,
-                        explain, params, document, literal=not params and not dollars)
+                        explain, params, document, literal=literal, conditions=conds,
+                        stories=tuple(story_alternatives),
+                        references=references(document, conds, PARAM_REF) if params else (),
+                        _static=frozenset() if literal else _static_nodes(document))
     # Build the default variant now: every structural error surfaces at parse time.
     scenario.variant(0)
     return scenario
@@ -320,17 +400,26 @@ def _params(value: Any, err: Errors) -> tuple[Param, ...]:
         if not isinstance(name, str) or not re.match(r"^[a-z_][a-z0-9_]*$", name):
             err.add(path, "a parameter name is lowercase letters, digits and underscores")
             continue
-        if not isinstance(spec, dict) or not ({"range", "choice"} & spec.keys()):
-            err.add(path, "a parameter needs `range: [lo, hi]` or `choice: [...]`")
+        kinds = {"range", "choice", "card"}
+        if not isinstance(spec, dict) or not (kinds & spec.keys()):
+            err.add(path, "a parameter needs `range: [lo, hi]`, `choice: [...]` or "
+                          "`card: {filter}`")
             continue
         for k in spec:
-            if k not in ("range", "choice", "default"):
-                err.add(f"{path}.{k}", f"unknown field {k!r}; expected range, choice, default")
-        if "range" in spec and "choice" in spec:
-            err.add(path, "give `range` or `choice`, not both")
+            if k not in (*kinds, "default"):
+                err.add(f"{path}.{k}", f"unknown field {k!r}; expected range, choice, card, "
+                                       f"default")
+        if len(kinds & spec.keys()) > 1:
+            err.add(path, "give one of `range`, `choice` or `card`")
             continue
         values: tuple[Any, ...]
-        if "range" in spec:
+        kind = next(k for k in ("range", "choice", "card") if k in spec)
+        if kind == "card":
+            n = len(err.items)
+            values = card_pool(spec["card"], f"{path}.card", err)
+            if len(err.items) > n:
+                continue
+        elif "range" in spec:
             r = spec["range"]
             if (not isinstance(r, list) or len(r) != 2
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in r)
@@ -344,19 +433,66 @@ def _params(value: Any, err: Errors) -> tuple[Param, ...]:
         else:
             c = spec["choice"]
             if not isinstance(c, list) or not c or len(c) > MAX_PARAM_VALUES or not all(
-                    isinstance(v, (str, int)) and not isinstance(v, bool) for v in c):
-                err.add(f"{path}.choice", "`choice` is a non-empty list of strings or numbers")
+                    isinstance(v, (str, int)) for v in c):
+                err.add(f"{path}.choice", "`choice` is a non-empty list of strings, numbers "
+                                          "or yes/no")
+                continue
+            if len({(type(v), v) for v in c}) != len(c):
+                err.add(f"{path}.choice", "a value is listed twice")
                 continue
             values = tuple(c)
         default = spec.get("default", values[0])
-        if default not in values:
-            err.add(f"{path}.default", f"the default {default!r} is not one of the values")
+        if not any(default == v and type(default) is type(v) for v in values):
+            err.add(f"{path}.default", f"the default {default!r} is not one of the values"
+                    + (" (the cards this filter matches)" if kind == "card" else ""))
             continue
-        out.append(Param(name, values, default))
+        out.append(Param(name, values, default, kind))
     return tuple(out)
 
 
-def _substitute(node: Any, values: Mapping[str, Any], path: str) -> Any:
+_TEXTS = ("title", "story", "explain")
+
+
+def _static_nodes(document: Mapping[str, Any]) -> frozenset[int]:
+    """The ids of the subtrees of ``setup``, ``actions`` and ``questions`` with no
+    ``$name`` and no `when:` in them (the document is kept by its scenario, so the ids
+    stay valid)."""
+    static: set[int] = set()
+
+    def visit(node: Any) -> bool:
+        if isinstance(node, str):
+            return PARAM_REF.match(node) is None
+        if isinstance(node, dict):
+            ok = "when" not in node
+            for v in node.values():
+                ok = visit(v) and ok
+        elif isinstance(node, list):
+            ok = True
+            for v in node:
+                ok = visit(v) and ok
+        else:
+            return True
+        if ok:
+            static.add(id(node))
+        return ok
+
+    for key in ("setup", "actions", "questions"):
+        visit(document.get(key))
+    return frozenset(static)
+
+
+def _substitute(node: Any, values: Mapping[str, Any], path: str,
+                conds: Mapping[str, Condition] | None = None,
+                static: frozenset[int] = frozenset()) -> Any:
+    """The document with each ``$name`` replaced by its value, and each list item whose
+    `when:` is false replaced by ``PRUNED`` (its `when:` removed otherwise). Texts and the
+    subtrees in ``static`` are shared, not copied."""
+    if path == "":
+        return {k: (v if k in _TEXTS or k == "params" else
+                    _substitute(v, values, k, conds, static))
+                for k, v in node.items() if k != "params"}
+    if id(node) in static:
+        return node
     if isinstance(node, str):
         m = PARAM_REF.match(node)
         if m:
@@ -365,12 +501,15 @@ def _substitute(node: Any, values: Mapping[str, Any], path: str) -> Any:
             return values[m.group(1)]
         return node
     if isinstance(node, dict):
-        if path == "" and "params" in node:
-            node = {k: v for k, v in node.items() if k != "params"}
-        return {k: _substitute(v, values, f"{path}.{k}" if path else str(k))
+        if "when" in node and conds is not None and path in conds:
+            if not holds(conds[path], values):
+                return PRUNED
+            node = {k: v for k, v in node.items() if k != "when"}
+        return {k: _substitute(v, values, f"{path}.{k}", conds, static)
                 for k, v in node.items()}
     if isinstance(node, list):
-        return [_substitute(v, values, f"{path}[{i}]") for i, v in enumerate(node)]
+        return [_substitute(v, values, f"{path}[{i}]", conds, static)
+                for i, v in enumerate(node)]
     return node
 
 
@@ -394,8 +533,12 @@ def _actions(raw: Any, state: GameState, err: Errors) -> tuple[list[Action], dic
     if not isinstance(raw, list):
         return actions, new_objects
     for i, item in enumerate(raw):
+        if item is PRUNED:
+            continue
         path = f"actions[{i}]"
-        action = parse_action(item, path, state, known, err, new_objects, i)
+        # An action that brings an object in is found by its place among the variant's
+        # actions (``Variant.actions``), which leave out those switched off.
+        action = parse_action(item, path, state, known, err, new_objects, len(actions))
         if action is not None:
             actions.append(action)
     return actions, new_objects

@@ -15,6 +15,7 @@ from engine.document import MAX_OPTIONS, QUESTION_KINDS, SLUG, SLUG_RULE, IdDict
 from engine.errors import Errors
 from engine.kinds.base import Query
 from engine.kinds.queries import QUERY_KINDS, parse_query
+from engine.params import PRUNED
 from engine.state import GameState
 from engine.texts import parse_text
 
@@ -57,6 +58,8 @@ def parse_questions(raw: Any, state: GameState, known: set[str], err: Errors,
         return out
     for i, q in enumerate(raw):
         path = f"questions[{i}]"
+        if q is PRUNED:  # not asked in this variant (its `when:`)
+            continue
         if not isinstance(q, dict):
             err.add(path, "a question is a mapping {id, kind, ask, ...}")
             continue

@@ -11,7 +11,7 @@ from engine import sba
 from engine.cards import find_card
 from engine.combat_damage import lock_in_combat_damage
 from engine.eras import ERAS, Era, era_end, find_era
-from engine.errors import DocumentError, ErrorItem, IllegalAction, Violation
+from engine.errors import DocumentError, ErrorItem, IllegalAction, RestlessBoard, Violation
 from engine.kinds.actions import ACTIONS, DECLARATIONS, QUIET_ACTIONS, perform
 from engine.kinds.actions.choose import Choose
 from engine.notation import Question, Scenario, Variant
@@ -109,12 +109,12 @@ def _board_at_rest(era: type[Era], state: GameState) -> None:
     try:
         after, _ = sba.check(era, state, probe)
     except DocumentError as err:
-        raise DocumentError([replace(i, path="setup", message=f"the board can't be at rest in "
+        raise RestlessBoard([replace(i, path="setup", message=f"the board can't be at rest in "
                                      f"{era.key}: {i.message}") for i in err.items]) from None
     if probe.steps:
         step = probe.steps[0]
         what = step.data.get("object") or step.data.get("player") or step.data.get("team")
-        raise DocumentError(ErrorItem(
+        raise RestlessBoard(ErrorItem(
             "setup", f"the board can't be at rest in {era.key}: a state-based action would "
                      f"apply at once ({step.event}: {what})", step.rule, era.key))
     del after

@@ -214,6 +214,7 @@ def _question() -> Schema:
                         "damage the rules allow.", {"most_to": sp.string("The recipient.")},
                         ("most_to",)),
         "claim": sp.ref("claim", "`eras`: the claim; the answer is the eras where it holds."),
+        "when": sp.ref("when"),
         "expect": {"description": "The author's independent answer, checked against the "
                                   "engine: a number, true/false, an option id or list of ids, "
                                   "a list of era ids (for `assign`: the most damage the goal "
@@ -222,18 +223,44 @@ def _question() -> Schema:
 
 
 def _param() -> Schema:
-    value = {"type": ["string", "integer"]}
-    return sp.fields("A parameter: `range: [lo, hi]` (whole numbers, inclusive) or `choice: "
-                   "[...]`; each attempt draws one value. Write $name for a whole value, "
-                   "{name} in a text.", {
-        "range": {"type": "array", "minItems": 2, "maxItems": 2,
-                  "prefixItems": [{"type": "integer"}, {"type": "integer"}],
-                  "description": "[lo, hi], inclusive."},
+    value = {"type": ["string", "integer", "boolean"]}
+    bounds = {"type": "array", "minItems": 2, "maxItems": 2,
+              "prefixItems": [{"type": "integer"}, {"type": "integer"}]}
+    words = {"type": "array", "minItems": 1, "items": {"type": "string"}}
+    card_filter = sp.fields("A catalog card drawn from those this filter matches (every "
+                          "condition holds).", {
+        "types": words | {"description": "Card types it has, all of them."},
+        "subtypes": words | {"description": "Subtypes, any of them."},
+        "keywords": words | {"description": "Keywords it has, all of them."},
+        "without": words | {"description": "Keywords it doesn't have, none of them."},
+        "legendary": {"type": "boolean", "description": "Legendary or not."},
+        "exclude": {"type": "array", "items": sp.ref("card_slug"),
+                    "description": "Cards left out."},
+        **{k: bounds | {"description": f"[lo, hi]: its printed {k}, inclusive."}
+           for k in ("power", "toughness", "loyalty", "defense")},
+    })
+    return sp.fields("A parameter: `range: [lo, hi]` (whole numbers, inclusive), `choice: "
+                   "[...]` or `card: {filter}`; each attempt draws one value. Write $name "
+                   "for a whole value, {name} in a text.", {
+        "range": bounds | {"description": "[lo, hi], inclusive."},
         "choice": {"type": "array", "minItems": 1, "maxItems": MAX_PARAM_VALUES,
                    "items": value, "description": "The values to choose from."},
+        "card": card_filter,
         "default": value | {"description": "The value of the default variant (seed 0); "
                                            "default: the first value."},
-    }) | {"oneOf": [{"required": ["range"]}, {"required": ["choice"]}]}
+    }) | {"oneOf": [{"required": ["range"]}, {"required": ["choice"]},
+                    {"required": ["card"]}]}
+
+
+def _when() -> Schema:
+    return {"type": "object", "minProperties": 1,
+            "description": "Switches this item on only in the variants where each parameter "
+                           "named has the value given (or one of the values listed).",
+            "propertyNames": {"pattern": r"^[a-z_][a-z0-9_]*$"},
+            "additionalProperties": {"anyOf": [
+                {"type": ["string", "integer", "boolean"]},
+                {"type": "array", "minItems": 1,
+                 "items": {"type": ["string", "integer", "boolean"]}}]}}
 
 
 def _defs() -> Schema:
@@ -266,13 +293,15 @@ def _defs() -> Schema:
                 "enumDescriptions": [f"{e.name}, from {e.effective.isoformat()}"
                                      for e in ERAS]},
         "object": sp.fields("A card or token: either `card:` (a catalog card) or an inline "
-                          "object (with `types`).", _object_fields(), ("id",)),
+                          "object (with `types`).",
+                          _object_fields() | {"when": sp.ref("when")}, ("id",)),
         "action": {
-            "type": "object", "minProperties": 1, "maxProperties": 1,
+            "type": "object", "minProperties": 1,
             "description": "An action: a mapping with one key, the action's kind. Each is "
                            "checked in every era, and state-based actions follow.",
-            "propertyNames": {"enum": list(ACTIONS)},
-            "properties": _action_args(),
+            "propertyNames": {"enum": [*ACTIONS, "when"]},
+            "properties": _action_args() | {"when": sp.ref("when")},
+            "maxProperties": 2, "not": {"required": ["when"], "maxProperties": 1},
         },
         "query": {
             "type": "object", "minProperties": 1, "maxProperties": 1,
@@ -287,6 +316,7 @@ def _defs() -> Schema:
                          ("query", "is")),
         "question": _question(),
         "param": _param(),
+        "when": _when(),
     }
 
 
@@ -316,7 +346,14 @@ def scenario_schema() -> Schema:
                      "description": "The eras this scenario is asked in (default: every era "
                                     "in which its cards, keywords and actions exist)."},
             "title": sp.ref("text", "The title."),
-            "story": sp.ref("text", "Prose shown above the board."),
+            "story": {"description": "Prose shown above the board: one text, or alternatives "
+                                     "(`when:` picks the first that holds).",
+                      "anyOf": [sp.ref("text"), {
+                          "type": "array", "minItems": 1, "maxItems": 8,
+                          "items": {"type": "object", "required": ["en"],
+                                    "properties": {"when": sp.ref("when")},
+                                    "additionalProperties": {"type": "string", "minLength": 1,
+                                                             "maxLength": MAX_TEXT}}}]},
             "explain": sp.ref("text", "The author's note shown after answering."),
             "params": {"type": "object", "maxProperties": MAX_PARAMS,
                        "description": "Parameters: each attempt draws one variant.",

@@ -14,6 +14,7 @@ from typing import Any
 from engine.cards import UnknownCard, find_card
 from engine.document import MAX_NUMBER, MAX_OBJECTS, OBJECT_ID, IdDict, is_int
 from engine.errors import CapExceeded, DocumentError, ErrorItem, Errors
+from engine.params import PRUNED
 from engine.protection import QUALITIES
 from engine.state import (
     CARD_TYPES,
@@ -52,6 +53,8 @@ def parse_setup(setup: Any) -> GameState:
             err.add(f"setup.{zone}", f"`{zone}` must be a list of objects")
             continue
         for i, raw in enumerate(entries):
+            if raw is PRUNED:  # switched off by its `when:` in this variant
+                continue
             obj = parse_object(raw, f"setup.{zone}[{i}]", zone, players, err)
             if obj is None:
                 continue

@@ -16,14 +16,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from engine import PLACEHOLDER, Card, Era, Obj, UnknownCard, Variant, find_card, find_era
+from engine import (
+    PLACEHOLDER,
+    Card,
+    Era,
+    Named,
+    Obj,
+    UnknownCard,
+    Variant,
+    find_card,
+    find_era,
+    resolve_placeholder,
+)
 from scenarios.presentation.board.words import keyword_word, object_keywords, type_line
 
 SUPERTYPE_ORDER = ("basic", "legendary", "snow", "world")
@@ -215,22 +225,12 @@ def text_segments(text: Mapping[str, str], language: str, variant: Variant) -> l
 
 def _placeholder(match: re.Match[str], language: str, variant: Variant,
                  objects: Mapping[str, Obj]) -> str | Ref:
-    key = match.group(1)
-    if key in variant.values:
-        value: Any = variant.values[key]
-        if not isinstance(value, str):
-            return str(value)
-        try:
-            card = find_card(value)
-        except UnknownCard:
-            return value
-        return Ref(card.name.get(language) or card.name["en"], f"card:{card.slug}")
-    if key in objects:
-        obj = objects[key]
-        return Ref(obj.display_name(language), text_key(obj))
-    if key in variant.state.players:
-        return key.capitalize()
-    return match.group(0)
+    out = resolve_placeholder(match, language, variant, objects)
+    if not isinstance(out, Named):
+        return out
+    if out.obj is not None:
+        return Ref(out.name, text_key(out.obj))
+    return Ref(out.name, f"card:{out.card}")
 
 
 def segments_html(segments: Iterable[str | Ref], dom_ids: Mapping[str, str]) -> SafeString:

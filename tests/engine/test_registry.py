@@ -74,8 +74,9 @@ def test_the_runner_sets_come_from_the_specs() -> None:
 
 def test_the_schema_describes_exactly_the_registered_kinds_in_order() -> None:
     defs = scenario_schema()["$defs"]
-    assert list(defs["action"]["properties"]) == list(ACTION_KINDS)
-    assert defs["action"]["propertyNames"]["enum"] == list(ACTION_KINDS)
+    # ... and `when:` (docs/scenario-format.md, "Generators") after them
+    assert list(defs["action"]["properties"]) == [*ACTION_KINDS, "when"]
+    assert defs["action"]["propertyNames"]["enum"] == [*ACTION_KINDS, "when"]
     assert list(defs["query"]["properties"]) == list(QUERY_KINDS)
     assert defs["query"]["propertyNames"]["enum"] == list(QUERY_KINDS)
 

@@ -63,9 +63,10 @@ def question_board(scenario: Any, seed: int, era_key: str, language: str,
     state = play_declarations(find_era(era_key), variant)
     eras = scenario_eras(scenario, variant) if every_era else (era_key,)
     # a story the language lacks is the English one, shown marked "not yet translated"
-    untranslated = lacks(scenario.story, language)
-    story = euphonic_pieces(text_segments(scenario.story, language, variant),
-                            "en" if untranslated else language) if scenario.story else []
+    told = scenario.story_for(variant.values)
+    untranslated = lacks(told, language)
+    story = euphonic_pieces(text_segments(told, language, variant),
+                            "en" if untranslated else language) if told else []
     keys: dict[str, str] = {}
     card_ids: dict[str, str] = {}
     for o in _named_on_board(state):
