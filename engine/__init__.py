@@ -8,6 +8,8 @@ Python (no Django, no app). Inside the engine, modules import each other directl
 from engine.cards import Card, UnknownCard, catalog, find_card
 from engine.check import CheckResult, check_document, translation_warnings
 from engine.document import DEFAULT_LANGUAGES, configure_languages, languages
+from engine.draws import NoVariant, variant_eras
+from engine.draws import draw as draw_variant
 from engine.eras import CURRENT, ERA_KEYS, ERAS, Era, UnknownEra, era_end, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem, IllegalAction, Violation
 from engine.history import changes, first_divergence, moved_rules
@@ -65,15 +67,16 @@ __all__ = [
     "ERA_KEYS", "KEYWORDS", "MAX_DOCUMENT_BYTES", "MAX_TEXT", "PLACEHOLDER", "QUESTION_KINDS",
     "SCHEMA_FILE", "STEPS", "TOPICS", "ActionSpec", "Card", "CheckResult", "DocumentError",
     "EditorField", "EngineError", "Era", "ErrorItem", "GameState", "IllegalAction", "Named",
-    "Obj",
+    "NoVariant", "Obj",
     "Outcome", "PairsError", "Question", "ReadError", "Reading", "RuleVersion", "Scenario",
     "Syntax", "Trace", "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation",
-    "answer_eras", "catalog", "changes", "check_document", "configure_languages",
+    "answer_eras", "catalog", "draw_variant", "changes", "check_document", "configure_languages",
     "effective_power", "era_end", "find_card", "find_era", "first_divergence", "languages",
     "legal_assignment", "load_document", "moved_rules", "parse", "parse_text",
     "planar_controller", "play", "play_declarations", "read_bytes", "read_text", "read_value",
     "render_text", "resolve_placeholder", "rule_catalogue", "rule_exists", "rule_number",
     "rule_summary",
     "rule_unsure", "rule_versions", "run_variant", "scenario_eras", "translation_warnings",
+    "variant_eras",
     "why_illegal_assignment",
 ]

@@ -223,19 +223,36 @@ def _texts(node: Any, path: str) -> Iterable[tuple[str, dict[str, str]]]:
 def _unfilled(scenario: Scenario, values: dict[str, Any]) -> list[ErrorItem]:
     """A text a variant shows that names an object this variant doesn't have (switched
     off by its `when:`): the candidate would read the placeholder as written."""
+    switched = _switchable_ids(scenario)
+    if not switched:
+        return []
     variant = scenario.bind(values)
     shown = [("story", scenario.story_for(values))]
     shown += [(f"{q.path}.ask", q.ask) for q in variant.questions]
-    out = []
     for path, text in shown:
         raw = text.get("en", "")
         if "{" in raw and "{" in (filled := render_text(text, "en", variant)):
             for m in PLACEHOLDER.finditer(filled):
-                out.append(ErrorItem(path, (
-                    f"{m.group(0)} can't be filled in when {_label(values)}: give this text "
-                    f"the `when:` of what it names (a question's, or a story alternative's)")))
-                return out
-    return out
+                if m.group(1) in switched:
+                    return [ErrorItem(path, (
+                        f"{m.group(0)} can't be filled in when {_label(values)}: give this "
+                        f"text the `when:` of what it names (a question's, or a story "
+                        f"alternative's)"))]
+    return []
+
+
+def _switchable_ids(scenario: Scenario) -> frozenset[str]:
+    """The ids of the setup objects a `when:` switches off in some variant."""
+    out = set()
+    setup = scenario.document.get("setup")
+    for path in scenario.conditions:
+        head, _, index = path.rpartition("[")
+        if head.startswith("setup.") and isinstance(setup, dict):
+            item = (setup.get(head[len("setup."):]) or [None] * (int(index[:-1]) + 1))[
+                int(index[:-1])]
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                out.add(item["id"])
+    return frozenset(out)
 
 
 def _skip_errors(survey: Survey) -> list[ErrorItem]:

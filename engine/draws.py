@@ -25,7 +25,7 @@ from engine.eras import Era, era_end, find_era
 from engine.errors import DocumentError, EngineError, RestlessBoard
 from engine.notation import Scenario, Variant
 from engine.params import shown
-from engine.runner import answer_eras, compute_answers, play
+from engine.runner import _check_resting_board, answer_eras, compute_answers, play, scenario_eras
 
 EXHAUSTIVE = 200
 """A scenario with at most this many sets of parameter values has every one checked."""
@@ -117,6 +117,26 @@ def playable(scenario: Scenario, seed: int, era: type[Era], question_id: str | N
         # not meet in its sample: this draw is skipped all the same, never shown.
         return False
     return True
+
+
+def variant_eras(scenario: Scenario, variant: Variant) -> tuple[str, ...]:
+    """The eras a variant can be shown in: the scenario's (``scenario_eras``), less those
+    where a card its parameters drew was not yet printed or its board is not at rest.
+    What an "in which eras" question of that variant is answered over."""
+    eras = scenario_eras(scenario, variant)
+    if not scenario.params:
+        return eras
+    out = []
+    for key in eras:
+        era = find_era(key)
+        if not printed_in(scenario, variant.values, era):
+            continue
+        try:
+            _check_resting_board(era, variant.state)
+        except RestlessBoard:
+            continue
+        out.append(key)
+    return tuple(out)
 
 
 # -- how many boards ----------------------------------------------------------------------------

@@ -301,7 +301,9 @@ def _defs() -> Schema:
                            "checked in every era, and state-based actions follow.",
             "propertyNames": {"enum": [*ACTIONS, "when"]},
             "properties": _action_args() | {"when": sp.ref("when")},
-            "maxProperties": 2, "not": {"required": ["when"], "maxProperties": 1},
+            "maxProperties": 2,
+            # exactly one kind (and, with parameters, an optional `when:`)
+            "oneOf": [{"required": [kind]} for kind in ACTIONS],
         },
         "query": {
             "type": "object", "minProperties": 1, "maxProperties": 1,

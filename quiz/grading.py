@@ -14,7 +14,7 @@ from engine import (
     Variant,
     find_era,
     parse,
-    scenario_eras,
+    variant_eras,
     why_illegal_assignment,
 )
 from scenarios.caches import memo
@@ -66,7 +66,7 @@ def _expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) 
         options_true = [value]
     elif question.kind == "multi":
         options_true = list(value)
-    return Expected(question, value, outcome, variant, scenario_eras(scenario, variant),
+    return Expected(question, value, outcome, variant, variant_eras(scenario, variant),
                     options_true)
 
 

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from engine import Question, Scenario, scenario_eras
+from engine import Question, Scenario, variant_eras
 from quiz import grading
 from quiz.forms import AnswerForm
 from quiz.models import QuizItem, QuizSession
@@ -141,7 +141,7 @@ def answer_form(*, scenario: Scenario, variant: Any, question: Question,
     the eras and the damage recipients by name (``data``: a refused answer)."""
     choices, recipients, attacker = options, [], ""
     if question.kind == "eras":
-        choices = [(e, era_label(e)) for e in scenario_eras(scenario, variant)]
+        choices = [(e, era_label(e)) for e in variant_eras(scenario, variant)]
     if question.kind == "assign":
         names = object_names(variant, language)
         expected = grading.expected_answer(scenario, item.question_id, item.era,

@@ -3,8 +3,8 @@ the engine, via :mod:`quiz.grading`), spaced repetition."""
 
 from __future__ import annotations
 
+import logging
 import random
-import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from engine import CURRENT, Scenario
+from engine import CURRENT, NoVariant, Scenario, draw_variant
 from quiz import grading, rawsql
 from quiz.forms import AnswerError, AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
@@ -29,6 +29,7 @@ from scenarios.caches import memo
 from scenarios.models import ProblemReport, ScenarioVersion
 
 EXAM_LENGTH = 25
+logger = logging.getLogger(__name__)
 
 
 class QuizError(Exception):
@@ -118,9 +119,17 @@ def scenario_of(version: ScenarioVersion) -> Scenario:
     return grading.scenario_for(version.pk, version.content_hash, lambda: version.document)
 
 
-def draw_seed(scenario: Scenario) -> int:
-    """A variant for a candidate: any seed of two billion, or 0 when nothing varies."""
-    return secrets.randbelow(2**31 - 1) + 1 if scenario.params else 0
+def draw_seed(scenario: Scenario, era: str, question_id: str) -> int:
+    """A variant for a candidate: one that asks the question and can be shown in the era
+    (the engine's draw skips a card not yet printed then and a board not at rest), or 0
+    when nothing varies. Should no draw be found (the check bounds the skips, so this
+    is once in far more than a lifetime of draws), the default variant, which the check
+    played in every era."""
+    try:
+        return draw_variant(scenario, era, question_id, _rng())
+    except NoVariant:
+        logger.warning("no variant drawn for %s %s in %s", scenario.id, question_id, era)
+        return 0
 
 
 def item_serve(*, item: QuizItem, now: datetime | None = None) -> QuizItem:
@@ -128,7 +137,7 @@ def item_serve(*, item: QuizItem, now: datetime | None = None) -> QuizItem:
     if item.seed is not None:
         return item
     scenario = scenario_of(item.version)
-    seed = draw_seed(scenario)
+    seed = draw_seed(scenario, item.era, item.question_id)
     QuizItem.objects.filter(pk=item.pk, seed__isnull=True).update(
         seed=seed, params=scenario.values_for(seed), served_at=now or timezone.now())
     item.refresh_from_db()  # this draw, or the one a concurrent request stored first

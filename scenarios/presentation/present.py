@@ -27,7 +27,7 @@ from engine import (
     play,
     play_declarations,
     run_variant,
-    scenario_eras,
+    variant_eras,
 )
 from scenarios.caches import memo
 from scenarios.presentation.board import Board, QuestionBoard, question_board, render_board
@@ -47,7 +47,7 @@ def eras_answers(scenario: Scenario, seed: int) -> dict[str, list[str]]:
     """The "in which eras" questions of variant ``seed`` of a kept scenario: question id ->
     the eras (of those the scenario is asked in) where its claim holds."""
     variant = scenario.variant(seed)
-    eras = scenario_eras(scenario, variant)
+    eras = variant_eras(scenario, variant)
     states = {e: play(find_era(e), variant)[0] for e in eras}
     return answer_eras(scenario, variant, eras, states)
 
@@ -81,7 +81,7 @@ class Presented:
         if self.keep:
             answers.update(eras_answers(self.scenario, self.variant.seed))
             return answers
-        eras = scenario_eras(self.scenario, self.variant)
+        eras = variant_eras(self.scenario, self.variant)
         states = {e: self.outcome.state if e == self.era
                   else play(find_era(e), self.variant)[0] for e in eras}
         answers.update(answer_eras(self.scenario, self.variant, eras, states))

@@ -74,7 +74,7 @@ def test_schema_lists_come_from_the_engine() -> None:
     assert SCHEMA["properties"]["topic"]["enum"] == list(TOPICS)
     assert defs["era"]["enum"] == list(ERA_KEYS)
     assert defs["card_slug"]["enum"] == sorted(catalog())
-    assert list(defs["action"]["properties"]) == list(ACTION_KINDS)
+    assert list(defs["action"]["properties"]) == [*ACTION_KINDS, "when"]
     assert list(defs["query"]["properties"]) == list(QUERY_KINDS)
     keywords = defs["object"]["properties"]["keywords"]["items"]["anyOf"][0]["enum"]
     assert set(keywords) == KEYWORDS
@@ -182,3 +182,19 @@ def test_the_format_document_links_the_schema_with_editor_instructions() -> None
         url = reverse("scenarios:schema")
     assert f"# yaml-language-server: $schema=https://SITE{url}" in docs
     assert '"yaml.schemas"' in docs and "engine/data/scenario.schema.json" in docs
+
+
+def test_a_generator_is_valid_under_the_schema() -> None:
+    """Card filters, yes/no choices, `when:` on objects, actions and questions, and a story
+    written as alternatives (docs/scenario-format.md, "Generators")."""
+    from tests.engine.test_generators import _doc
+
+    doc = _doc(story=[{"when": {"blocked": True}, "en": "Bob blocks."}, {"en": "He doesn't."}])
+    assert schema_errors(copy.deepcopy(doc)) == []
+    doc["actions"][1]["when"] = "blocked"
+    assert [dotted(e.absolute_path) for e in schema_errors(doc)] == ["actions[1].when"]
+    doc["actions"][1] = {"when": {"blocked": True}}  # a `when:` and no action
+    assert schema_errors(copy.deepcopy(doc))
+    doc["actions"][1] = {"block": {"b": "a"}}
+    doc["params"]["atk"]["card"]["colour"] = ["red"]
+    assert [dotted(e.absolute_path) for e in schema_errors(doc)] == ["params.atk.card"]

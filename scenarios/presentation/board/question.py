@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString
 
-from engine import GameState, Obj, find_era, play_declarations, scenario_eras
+from engine import GameState, Obj, find_era, play_declarations, variant_eras
 from scenarios.presentation.board.render import render_board
 from scenarios.presentation.cardtext import (
     CardText,
@@ -61,7 +61,7 @@ def question_board(scenario: Any, seed: int, era_key: str, language: str,
     the board names no era."""
     variant = scenario.variant(seed)
     state = play_declarations(find_era(era_key), variant)
-    eras = scenario_eras(scenario, variant) if every_era else (era_key,)
+    eras = variant_eras(scenario, variant) if every_era else (era_key,)
     # a story the language lacks is the English one, shown marked "not yet translated"
     told = scenario.story_for(variant.values)
     untranslated = lacks(told, language)
