@@ -111,7 +111,8 @@ def version_meta(version_id: int) -> ScenarioVersion:
     the versions quizzes serve are published, and a published version never changes.
     Its document is read on first use by ``scenario_of``."""
     return (ScenarioVersion.objects.select_related("scenario")
-            .defer("document", "answer_keys", "errors", "warnings", "disagreements")
+            .defer("document", "answer_keys", "errors", "warnings", "disagreements",
+                   "variants")
             .get(pk=version_id))
 
 

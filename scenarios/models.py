@@ -194,6 +194,11 @@ class ScenarioVersion(models.Model):
     source_hash = models.CharField(
         max_length=64, blank=True, db_index=True,
         help_text="sha256 of the library file's bytes this version's document was read from")
+    variants = models.JSONField(
+        default=dict, blank=True,
+        help_text="a generator's survey from its check: distinct boards, skips per era, each "
+                  "question's answers over the draws (engine.draws.Survey.as_json); {} "
+                  "without parameters")
     published_at = models.DateTimeField(null=True, blank=True)
     # Facts kept on every save (version_facts): null on a row saved before they existed,
     # until versions_refresh fills it; readers compute them from the document meanwhile.

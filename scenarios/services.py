@@ -43,7 +43,7 @@ from scenarios.models import FACT_FIELDS, Scenario, ScenarioVersion
 
 # Bump when what a version stores from its check changes (a new stored result, a new
 # meaning): every stored check is then made again, once.
-CHECK_FORMAT = 1
+CHECK_FORMAT = 2  # 2: a generator's survey (ScenarioVersion.variants)
 
 
 def _fingerprint() -> str:
@@ -205,7 +205,8 @@ def _new_version(*, scenario: Scenario, document: Any, report: Report, digest: s
         content_hash=digest, created_by=author, eras=list(report.check.eras),
         answer_keys=report.check.answers, errors=report.errors, warnings=report.warnings,
         disagreements=report.check.disagreements, cited_rules=report.cited_rules,
-        checked_with=engine_fingerprint(), source_hash=source_hash)
+        variants=report.check.variants, checked_with=engine_fingerprint(),
+        source_hash=source_hash)
     version.full_clean(exclude=["scenario", "created_by"])
     version.save()
     return version
@@ -300,9 +301,10 @@ def version_refresh(*, version: ScenarioVersion, report: Report | None = None) -
         return False
     version.errors, version.warnings = report.errors, report.warnings
     version.disagreements, version.cited_rules = check.disagreements, report.cited_rules
+    version.variants = check.variants
     version.checked_with = fingerprint
     version.save(update_fields=["errors", "warnings", "disagreements", "cited_rules",
-                                "cited_rules_text", "checked_with"])
+                                "cited_rules_text", "variants", "checked_with"])
     return True
 
 
@@ -339,6 +341,8 @@ class StoredCheck:
     eras: list[str]
     answers: dict[str, dict[str, Any]]
     disagreements: list[dict[str, Any]]
+    variants: dict[str, Any] = field(default_factory=dict)
+    """A generator's survey (``ScenarioVersion.variants``)."""
 
     @property
     def ok(self) -> bool:
@@ -353,9 +357,9 @@ def version_check(*, version: ScenarioVersion) -> StoredCheck:
         if not version_refresh(version=version, report=report):
             check = report.check
             return StoredCheck(report.errors, report.warnings, list(check.eras),
-                               check.answers, check.disagreements)
+                               check.answers, check.disagreements, check.variants)
     return StoredCheck(version.errors, version.warnings, list(version.eras),
-                       version.answer_keys, version.disagreements)
+                       version.answer_keys, version.disagreements, version.variants)
 
 
 def scenario_load(*, path: Path, publish: bool = True, force: bool = False,

@@ -10,6 +10,7 @@ urlpatterns = [
     path("new/form/", views.form_edit, name="form_new"),
     path("new/form/preview/", views.form_preview, name="form_new_preview"),
     path("preview/", views.preview, name="preview"),
+    path("preview/gallery/", views.gallery, name="gallery"),
     path("import/", views.import_files, name="import"),
     path("export/", views.export_all, name="export_all"),
     path("recheck/", views.recheck, name="recheck"),

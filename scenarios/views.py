@@ -22,13 +22,22 @@ from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from engine import MAX_DOCUMENT_BYTES, check_document, languages, parse
+from engine import (
+    MAX_DOCUMENT_BYTES,
+    DocumentError,
+    check_document,
+    languages,
+    parse,
+    scenario_eras,
+)
 from engine import Scenario as ParsedScenario
 from scenarios import editing
 from scenarios.http import AuthenticatedHttpRequest
 from scenarios.library import dump_document
 from scenarios.models import TOPIC_CHOICES, Scenario, ScenarioVersion
 from scenarios.presentation.present import present
+from scenarios.presentation.variants import gallery as gallery_of
+from scenarios.presentation.variants import survey_view
 from scenarios.roles import instructor_required
 from scenarios.selectors import PER_PAGE, scenario_list, scenario_rows
 from scenarios.services import (
@@ -77,7 +86,7 @@ def _document_preview(document: dict[str, Any], era: str | None, language: str,
     result = check_document(document)
     check = StoredCheck([e.as_dict() for e in result.errors],
                         [w.as_dict() for w in result.warnings], list(result.eras),
-                        result.answers, result.disagreements)
+                        result.answers, result.disagreements, result.variants)
     return _checked_preview(check, result.scenario, era, language, lines)
 
 
@@ -123,6 +132,7 @@ def _checked_preview(check: StoredCheck, scenario: ParsedScenario | None, era: s
                                for e in check.eras]}
                     for q in shown.variant.questions],
         "disagreements": check.disagreements,
+        "survey": survey_view(check.variants, era),
     })
     return context
 
@@ -133,6 +143,39 @@ def preview(request: AuthenticatedHttpRequest) -> HttpResponse:
     source = request.POST.get("source", "")
     context = _preview_context(source, request.POST.get("era"), get_language())
     return render(request, "scenarios/editor.html#preview", context)
+
+
+@require_POST
+@instructor_required
+def gallery(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Variants of the document being edited, drawn at random (htmx): the YAML editor
+    posts its text, the form editor its fields (with the scenario's slug, if any)."""
+    if "source" in request.POST:
+        try:
+            document = editing.as_document(editing.read_source(request.POST["source"]).document)
+        except editing.SourceError as err:
+            return render(request, "scenarios/editor.html#gallery", {"problem": str(err)})
+    else:
+        slug = request.POST.get("slug") or None
+        if slug is not None and not Scenario.objects.filter(slug=slug).exists():
+            slug = None
+        base = _form_base(slug)[2]
+        document = _composed(_form_sets(request.POST, base, new=slug is None),
+                             _action_rows(request.POST, base), base)
+    problem, drawn = "", []
+    try:
+        scenario = parse(document) if document is not None else None
+    except DocumentError:
+        scenario = None
+    if scenario is None or not scenario.params:
+        problem = _("Fix the errors in the preview first; the gallery shows a generator's "
+                    "variants (a scenario with parameters).")
+    else:
+        eras = scenario_eras(scenario)
+        era = request.POST.get("era") or ""
+        drawn = gallery_of(scenario, era if era in eras else eras[-1], get_language())
+    return render(request, "scenarios/editor.html#gallery", {"problem": problem,
+                                                             "drawn": drawn})
 
 
 def _editor(request: AuthenticatedHttpRequest, scenario: Scenario | None) -> HttpResponse:

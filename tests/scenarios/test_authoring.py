@@ -37,7 +37,8 @@ URLS = [("scenarios:author_home", [], "get"), ("scenarios:new", [], "get"),
         ("scenarios:preview", [], "post"), ("scenarios:form", ["s1"], "get"),
         ("scenarios:form_preview", ["s1"], "post"), ("scenarios:action_fields", [], "get"),
         ("scenarios:reports", [], "get"), ("scenarios:reports", [], "post"),
-        ("scenarios:form_new", [], "get"), ("scenarios:form_new_preview", [], "post")]
+        ("scenarios:form_new", [], "get"), ("scenarios:form_new_preview", [], "post"),
+        ("scenarios:gallery", [], "post")]
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ AUTHORING = {"scenarios:new", "scenarios:preview", "scenarios:import", "scenario
              "scenarios:retire", "scenarios:versions", "scenarios:export", "quiz:scenario_stats",
              "scenarios:form", "scenarios:form_preview", "scenarios:action_fields",
              "scenarios:form_new", "scenarios:form_new_preview",
-             "scenarios:reports"}
+             "scenarios:reports", "scenarios:gallery"}
 
 
 def _named_app_urls(patterns, namespace=""):
