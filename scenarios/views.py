@@ -150,6 +150,7 @@ def preview(request: AuthenticatedHttpRequest) -> HttpResponse:
 def gallery(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Variants of the document being edited, drawn at random (htmx): the YAML editor
     posts its text, the form editor its fields (with the scenario's slug, if any)."""
+    document: dict[str, Any] | None
     if "source" in request.POST:
         try:
             document = editing.as_document(editing.read_source(request.POST["source"]).document)
