@@ -7,6 +7,7 @@ Python (no Django, no app). Inside the engine, modules import each other directl
 
 from engine.cards import Card, UnknownCard, catalog, find_card
 from engine.check import CheckResult, check_document, translation_warnings
+from engine.difficulty import estimate as estimate_difficulty
 from engine.document import DEFAULT_LANGUAGES, configure_languages, languages
 from engine.draws import NoVariant, variant_eras
 from engine.draws import draw as draw_variant
@@ -70,7 +71,8 @@ __all__ = [
     "NoVariant", "Obj",
     "Outcome", "PairsError", "Question", "ReadError", "Reading", "RuleVersion", "Scenario",
     "Syntax", "Trace", "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation",
-    "answer_eras", "catalog", "draw_variant", "changes", "check_document", "configure_languages",
+    "answer_eras", "catalog", "draw_variant", "estimate_difficulty", "changes",
+    "check_document", "configure_languages",
     "effective_power", "era_end", "find_card", "find_era", "first_divergence", "languages",
     "legal_assignment", "load_document", "moved_rules", "parse", "parse_text",
     "planar_controller", "play", "play_declarations", "read_bytes", "read_text", "read_value",

@@ -36,6 +36,7 @@ class QuizSession(models.Model):
         PRACTICE = "practice", _("Practice")
         REVIEW = "review", _("Review")
         EXAM = "exam", _("Mock exam")
+        DRILL = "drill", _("Endless drill")
 
     class EraMode(models.TextChoices):
         CURRENT = "current", _("The current rules")
@@ -57,6 +58,10 @@ class QuizSession(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     deadline = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    level = models.FloatField(
+        null=True, blank=True,
+        help_text="an endless drill's target difficulty (1 to 5): up after a right answer, "
+                  "down after a wrong one (quiz.drill)")
 
     objects = QuizSessionQuerySet.as_manager()
 
@@ -69,6 +74,10 @@ class QuizSession(models.Model):
     @property
     def is_exam(self) -> bool:
         return self.mode == self.Mode.EXAM
+
+    @property
+    def is_drill(self) -> bool:
+        return self.mode == self.Mode.DRILL
 
     def is_expired(self, now: datetime | None = None) -> bool:
         return self.deadline is not None and (now or timezone.now()) >= self.deadline

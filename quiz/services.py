@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from engine import CURRENT, NoVariant, Scenario, draw_variant
-from quiz import grading, rawsql
+from quiz import drill, grading, rawsql
 from quiz.forms import AnswerError, AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
 from quiz.selectors import (
@@ -83,6 +83,9 @@ def quiz_start(*, user: Any, session_key: str, mode: str = QuizSession.Mode.PRAC
             eras = tuple(version.eras)
             picked.append(Candidate(card.scenario_id, version.pk, card.question_id,
                                     (CURRENT.key,) if CURRENT.key in eras else eras[-1:]))
+    elif mode == QuizSession.Mode.DRILL:
+        return _drill_start(owner=owner, session_key=session_key, topics=topics,
+                            era_mode=era_mode, era=era, now=now, rng=rng)
     else:
         if mode == QuizSession.Mode.EXAM:
             length = EXAM_LENGTH
@@ -134,15 +137,57 @@ def draw_seed(scenario: Scenario, era: str, question_id: str) -> int:
 
 
 def item_serve(*, item: QuizItem, now: datetime | None = None) -> QuizItem:
-    """Show a question: its variant is drawn now, once, and kept."""
-    if item.seed is not None:
+    """Show a question: its variant is drawn now, once, and kept (a drill's next question
+    comes with its variant already drawn, chosen for its difficulty: it is only marked
+    served)."""
+    if item.seed is not None and item.served_at is not None:
         return item
-    scenario = scenario_of(item.version)
-    seed = draw_seed(scenario, item.era, item.question_id)
-    QuizItem.objects.filter(pk=item.pk, seed__isnull=True).update(
-        seed=seed, params=scenario.values_for(seed), served_at=now or timezone.now())
+    now = now or timezone.now()
+    if item.seed is not None:
+        QuizItem.objects.filter(pk=item.pk, served_at__isnull=True).update(served_at=now)
+    else:
+        scenario = scenario_of(item.version)
+        seed = draw_seed(scenario, item.era, item.question_id)
+        QuizItem.objects.filter(pk=item.pk, seed__isnull=True).update(
+            seed=seed, params=scenario.values_for(seed), served_at=now)
     item.refresh_from_db()  # this draw, or the one a concurrent request stored first
     return item
+
+
+def _drill_start(*, owner: Any, session_key: str, topics: list[str], era_mode: str,
+                 era: str, now: datetime, rng: random.Random) -> QuizSession:
+    """An endless drill (``quiz.drill``): the first question at the starting level."""
+    session = QuizSession(
+        user=owner, session_key="" if owner else session_key, mode=QuizSession.Mode.DRILL,
+        topics=topics, era_mode=era_mode, era=era, length=1, created_at=now,
+        level=drill.LEVEL_START)
+    first = drill.pick(session, drill.LEVEL_START, rng, set())
+    if first is None:
+        raise QuizError("empty")
+    session.save()
+    _drill_item(session, 1, first)
+    return session
+
+
+def _drill_item(session: QuizSession, position: int, chosen: drill.Pick) -> QuizItem:
+    scenario = scenario_of(version_meta(chosen.version_id))
+    return QuizItem.objects.create(
+        session=session, position=position, version_id=chosen.version_id,
+        question_id=chosen.question_id, era=chosen.era, seed=chosen.seed,
+        params=scenario.values_for(chosen.seed))
+
+
+def _drill_next(item: QuizItem, correct: bool) -> tuple[float, drill.Pick | None] | None:
+    """After the answer to a drill's latest question: its new level and next question
+    (drawn before the attempt's transaction opens: the engine runs outside it). None
+    for any other item."""
+    session = item.session
+    if not session.is_drill or item.position != session.length:
+        return None
+    level = drill.next_level(session.level or drill.LEVEL_START, correct)
+    recent = set(QuizItem.objects.filter(session=session).order_by("-position")
+                 .values_list("version__scenario_id", flat=True)[:drill.RECENT])
+    return level, drill.pick(session, level, _rng(), recent)
 
 
 def _check_open(item: QuizItem, now: datetime) -> None:
@@ -189,17 +234,32 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
         created_at=now)
     insert = rawsql.writer(Attempt)
     values = insert.params(attempt)  # prepared before the write transaction opens
+    following = _drill_next(item, correct)
     try:
         with transaction.atomic():
             insert.insert(attempt, values)
             if owner is not None:
                 _schedule(user=owner, item=item, correct=correct, now=now)
-            if item.position == item.session.length:
+            if following is not None:
+                _drill_append(item, *following)
+            elif item.position == item.session.length:
                 _finish_if_done(item.session, now)
     except IntegrityError:
         return Attempt.objects.get(item=item), False
     item.attempt = attempt
     return attempt, True
+
+
+def _drill_append(item: QuizItem, level: float, chosen: drill.Pick | None) -> None:
+    """The drill's new level, and its next question after ``item`` (its last), inside
+    the attempt's transaction: a second answer to ``item`` rolls both back."""
+    session = item.session
+    grown = session.length + (chosen is not None)
+    QuizSession.objects.filter(pk=session.pk, length=item.position).update(
+        level=level, length=grown)
+    session.level, session.length = level, grown
+    if chosen is not None:
+        _drill_item(session, item.position + 1, chosen)
 
 
 def _finish_if_done(session: QuizSession, now: datetime) -> None:
@@ -215,7 +275,16 @@ def quiz_finish(*, session: QuizSession, now: datetime | None = None) -> QuizSes
     now = now or timezone.now()
     if session.deadline is not None and now > session.deadline:
         now = session.deadline
-    QuizSession.objects.filter(pk=session.pk, finished_at__isnull=True).update(finished_at=now)
+    with transaction.atomic():
+        closed = QuizSession.objects.filter(pk=session.pk, finished_at__isnull=True).update(
+            finished_at=now)
+        if closed and session.is_drill:
+            # A drill stops when the candidate wants: the question waiting unanswered was
+            # never part of it (one that was shown is kept only if none was answered).
+            answered = session.items.filter(attempt__isnull=False).count()
+            if answered:
+                session.items.filter(attempt__isnull=True).delete()
+                QuizSession.objects.filter(pk=session.pk).update(length=answered)
     session.refresh_from_db()
     return session
 
