@@ -297,3 +297,16 @@ def test_every_draw_is_playable_in_its_era_and_asks_its_question(
     play(find_era(era), variant)  # never raises
     if question is not None:
         assert question in [q.id for q in variant.questions]
+
+
+
+def test_an_attribute_of_an_object_named_like_its_parameter_is_the_objects() -> None:
+    """`{id: a, card: $a}` is the natural way to write a drawn card: `{a}` names it either
+    way, and `{a.pt}` is the object's, counters included, not the card's as printed."""
+    doc = _doc()
+    doc["params"]["a"] = doc["params"].pop("atk")
+    doc["setup"]["battlefield"][0].update(card="$a", counters={"+1/+1": 2})
+    doc["questions"][0]["ask"] = {"en": "{a} is a {a.pt}"}
+    scenario = parse(doc)
+    variant = scenario.variant(0)  # Siege Rhino, 4/5, with two +1/+1 counters
+    assert render_text(variant.questions[0].ask, "en", variant) == "Siege Rhino is a 6/7"
