@@ -29,7 +29,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from engine import CURRENT
+from engine import CURRENT, UnknownCard, find_card
 from quiz import rawsql
 from quiz.models import (
     Attempt,
@@ -245,6 +245,9 @@ class QuestionStats:
     wrong_answers: list[tuple[str, int]] = field(default_factory=list)
     by_era: list[tuple[str, int, float]] = field(default_factory=list)
     by_param: list[tuple[str, str, int, float]] = field(default_factory=list)
+    by_feature: list[tuple[str, str, int, float, int, float]] = field(default_factory=list)
+    """A drawn card's keyword against the share right: (parameter, keyword, attempts with
+    it, share right with it, attempts without, share right without)."""
 
 
 def point_biserial(item: list[int], totals: list[float]) -> float | None:
@@ -327,7 +330,9 @@ def stats_from_json(data: dict[str, Any]) -> QuestionStats:
         discrimination=data["discrimination"], median_ms=data["median_ms"],
         wrong_answers=[(a, n) for a, n in data["wrong_answers"]],
         by_era=[(e, n, f) for e, n, f in data["by_era"]],
-        by_param=[(name, value, n, f) for name, value, n, f in data["by_param"]])
+        by_param=[(name, value, n, f) for name, value, n, f in data["by_param"]],
+        by_feature=[(name, kw, n, f, n_out, f_out)
+                    for name, kw, n, f, n_out, f_out in data.get("by_feature", [])])
 
 
 def question_stats(scenario: Scenario) -> list[QuestionStats]:
@@ -395,6 +400,8 @@ def _answers_and_variants(by_question: dict[str, QuestionStats],
     wrong: dict[str, dict[str, list[Any]]] = defaultdict(dict)
     params: dict[str, dict[tuple[str, str], list[int]]] = defaultdict(
         lambda: defaultdict(lambda: [0, 0]))
+    features: dict[str, dict[tuple[str, str], list[int]]] = defaultdict(
+        lambda: defaultdict(lambda: [0, 0]))
     given = Case(When(correct=False, then=F("answer")), default=None,
                  output_field=JSONField())
     for qid, correct, values, answer, n, last in (
@@ -405,6 +412,10 @@ def _answers_and_variants(by_question: dict[str, QuestionStats],
             tally = params[qid][(name, str(value))]
             tally[0] += n
             tally[1] += n if correct else 0
+            for keyword in _keywords(value):
+                having = features[qid][(name, keyword)]
+                having[0] += n
+                having[1] += n if correct else 0
         if not correct:
             key = json.dumps(answer, ensure_ascii=False, sort_keys=True)
             seen = wrong[qid].setdefault(key, [0, last])
@@ -417,6 +428,30 @@ def _answers_and_variants(by_question: dict[str, QuestionStats],
     for qid, counts in params.items():
         by_question[qid].by_param = [(name, value, n, right / n)
                                      for (name, value), (n, right) in sorted(counts.items())]
+    for qid, keyed in features.items():
+        # A card parameter's attempts: those of every card it drew (each value's tally).
+        drawn: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for (name, _value), (n, right) in params[qid].items():
+            drawn[name][0] += n
+            drawn[name][1] += right
+        rows = []
+        for (name, keyword), (n, right) in sorted(keyed.items()):
+            total, total_right = drawn[name]
+            n_without, right_without = total - n, total_right - right
+            if n_without:  # a keyword every drawn card had tells nothing
+                rows.append((name, keyword, n, right / n, n_without,
+                             right_without / n_without))
+        by_question[qid].by_feature = rows
+
+
+def _keywords(value: Any) -> frozenset[str]:
+    """The keywords of the catalog card a parameter drew (none for another value)."""
+    if not isinstance(value, str):
+        return frozenset()
+    try:
+        return find_card(value).keywords
+    except UnknownCard:
+        return frozenset()
 
 
 def _discrimination(by_question: dict[str, QuestionStats], versions: list[int]) -> None:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_safe
 
 from quiz.selectors import question_stats_shown
 from scenarios.models import Scenario
+from scenarios.presentation.board.words import keyword_word
 from scenarios.roles import instructor_required
 
 
@@ -22,6 +23,9 @@ from scenarios.roles import instructor_required
 def scenario_stats(request: HttpRequest, slug: str) -> HttpResponse:
     scenario = get_object_or_404(Scenario, slug=slug)
     questions, computed_at = question_stats_shown(scenario)
+    for q in questions:  # a drawn card's keyword, in the page's language
+        q.by_feature = [(name, keyword_word(keyword), n, f, n_out, f_out)
+                        for name, keyword, n, f, n_out, f_out in q.by_feature]
     return render(request, "scenarios/stats.html", {
         "scenario": scenario, "title": scenario.title(get_language()),
         "questions": questions, "computed_at": computed_at})

@@ -15,15 +15,16 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.models import Q
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from quiz.models import Attempt, CandidateScore, QuestionTally, QuizItem, QuizSession
 from quiz.selectors import QuestionStats, point_biserial, point_biserial_grouped, question_stats
 from scenarios.models import Scenario
 from scenarios.services import scenario_import
-from tests.factories import ScenarioFactory, UserFactory, scenario_document
+from tests.factories import InstructorFactory, ScenarioFactory, UserFactory, scenario_document
 
 pytestmark = pytest.mark.django_db
 
@@ -243,3 +244,32 @@ def test_without_a_snapshot_yet_a_large_scenario_is_computed_on_view(
     _answers(random.Random(11), [scenario], candidates=4, attempts=20)
 
     assert selectors.question_stats_shown(scenario) == (question_stats(scenario), None)
+
+
+def test_facility_is_broken_down_by_the_drawn_cards_keywords() -> None:
+    """Issue 18: with or without deathtouch (Typhoid Rats has it, Grizzly Bears and Hill
+    Giant don't; Vampire Nighthawk has deathtouch, flying and lifelink)."""
+    scenario = ScenarioFactory(slug="feat")
+    version = scenario.versions.get()
+    session = QuizSession.objects.create(length=40, session_key="k")
+    draws = ([("typhoid-rats", True)] * 6 + [("vampire-nighthawk", False)] * 2
+             + [("grizzly-bears", False)] * 8 + [("hill-giant", True)] * 4)
+    for position, (card, correct) in enumerate(draws, start=1):
+        item = QuizItem.objects.create(session=session, position=position, version=version,
+                                       question_id="life", era="fdn-2024", seed=position,
+                                       params={"blk": card, "n": 2})
+        Attempt.objects.create(item=item, session_key="k", version=version, question_id="life",
+                               era="fdn-2024", seed=position, params=item.params,
+                               answer=20, correct=correct, expected=20, time_taken_ms=1000)
+    [stats] = question_stats(scenario)
+    rows = {(name, keyword): rest for name, keyword, *rest in stats.by_feature}
+    n, f, n_without, f_without = rows[("blk", "deathtouch")]
+    assert (n, n_without) == (8, 12)
+    assert f == pytest.approx(6 / 8) and f_without == pytest.approx(4 / 12)
+    assert ("blk", "flying") in rows and ("n", "flying") not in rows
+    client = Client()
+    client.force_login(InstructorFactory())
+    with translation.override("it"):
+        html = client.get(reverse("quiz:scenario_stats", args=["feat"])).content.decode()
+    assert "tocco letale" in html  # the keyword in the page's language
+    assert "0,75 (8)" in html and "0,33 (12)" in html
