@@ -13,6 +13,8 @@ import itertools
 import math
 import random
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,7 +64,24 @@ __all__ = [
 ]
 
 MAX_STORIES = 8
-KEPT_VARIANTS = 256  # per scenario, in memory; past that the least recently used go
+KEPT_VARIANTS = 1024
+"""Variants kept in memory, of every scenario together (``Scenario.variant``): the least
+recently used goes first. A generator's variant is about 13 KB, so about 13 MB in all.
+A request asks for the same variant several times (the page, the grading, the
+explanation); a variant pushed out is built again (a quarter of a millisecond)."""
+_kept: OrderedDict[tuple[Scenario, tuple[tuple[str, str], ...]], Variant] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def kept_variants() -> list[Variant]:
+    """The variants kept now, least recently used first (the memory bench measures them)."""
+    with _kept_lock:
+        return list(_kept.values())
+
+
+def forget_variants() -> None:
+    with _kept_lock:
+        _kept.clear()
 
 
 # -- value objects -------------------------------------------------------------------------
@@ -116,8 +135,6 @@ class Scenario:
     _static: frozenset[int] = field(default=frozenset(), compare=False, repr=False)
     """The ids of the document's subtrees that no variant changes (no ``$name``, no
     `when:`): a variant shares them instead of copying them."""
-    _variants: dict[tuple[tuple[str, str], ...], Variant] = field(
-        default_factory=dict, compare=False, repr=False)
 
     @property
     def is_generator(self) -> bool:
@@ -168,17 +185,21 @@ class Scenario:
     def variant(self, seed: int = 0) -> Variant:
         """The variant of ``seed``. Many seeds draw the same parameter values, and a
         variant is immutable, so one is built per set of values and kept (the
-        ``KEPT_VARIANTS`` most recently used): its ``seed`` is the first seed that drew
-        those values, the key callers cache its outcomes under."""
+        ``KEPT_VARIANTS`` most recently used, of every scenario): its ``seed`` is the first
+        seed that drew those values, the key callers cache its outcomes under."""
         values = self.values_for(seed)
-        key = tuple((name, repr(value)) for name, value in values.items())
-        kept = self._variants
-        cached = kept.pop(key, None)
-        if cached is None:
-            if len(kept) >= KEPT_VARIANTS:
-                del kept[next(iter(kept))]
-            cached = self.bind(values, seed)
-        kept[key] = cached  # (re)inserted last: the dict's order is the order of use
+        key = (self, tuple((name, repr(value)) for name, value in values.items()))
+        with _kept_lock:
+            cached = _kept.get(key)
+            if cached is not None:
+                _kept.move_to_end(key)
+                return cached
+        built = self.bind(values, seed)
+        with _kept_lock:
+            cached = _kept.setdefault(key, built)  # or the one another thread kept first
+            _kept.move_to_end(key)
+            while len(_kept) > KEPT_VARIANTS:
+                _kept.popitem(last=False)
         return cached
 
     def bind(self, values: Mapping[str, Any], seed: int = 0) -> Variant:

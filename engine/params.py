@@ -169,12 +169,14 @@ def parse_condition(raw: Any, path: str, params: Mapping[str, tuple[Any, ...]],
         if not values:
             err.add(at, "an empty list of values is never true")
             continue
+        known = [v for v in values if any(_same(v, p) for p in params[name])]
         for v in values:
-            if not any(_same(v, p) for p in params[name]):
+            if not any(v is k for k in known):
                 err.add(at, f"{v!r} is not one of the values of {name}: "
                             f"{', '.join(map(_show, params[name][:12]))}"
                             f"{', ...' if len(params[name]) > 12 else ''}")
-        out.append((name, frozenset(values)))
+        if len(known) == len(values):  # (a value given as a list or a mapping is not one)
+            out.append((name, frozenset(known)))
     return tuple(out)
 
 

@@ -94,10 +94,10 @@ def card_attribute(card: Card, attr: str) -> int | str | None:
 def resolve(match: re.Match[str], language: str, variant: Variant,
             objects: Mapping[str, Obj]) -> str | Named:
     """What a placeholder of ``PLACEHOLDER`` stands for in a variant: a parameter first
-    (a card slug names the card), then an object, then a player (but an attribute is
-    an object's first: ``{a.pt}`` of ``{id: a, card: $a}`` counts its counters); ``.attr`` one of their
-    ATTRIBUTES, ``|forms`` the plural form the number takes. An unknown one stays as
-    written (the check reports it: ``placeholder_problems``)."""
+    (a card slug names the card), then an object, then a player (but an attribute is an
+    object's first: ``{a.pt}`` of ``{id: a, card: $a}`` counts its counters); ``.attr``
+    one of their ATTRIBUTES, ``|forms`` the plural form the number takes. An unknown one
+    stays as written (the check reports it: ``placeholder_problems``)."""
     key, attr, forms = match.group(1), match.group(2), match.group(3)
     value: Any
     named: str | Named

@@ -361,7 +361,7 @@ def measure() -> dict[str, dict[str, float]]:  # noqa: PLR0915 - one page after 
         session = quiz_start(user=candidate, session_key="", length=1)
         item = QuizItem.objects.select_related("version").get(session=session, position=1)
         scenario = scenario_of(item.version)
-        item.seed = draw_seed(scenario)
+        item.seed = draw_seed(scenario, item.era, item.question_id)
         item.params = scenario.values_for(item.seed)
         item.served_at = timezone.now()
         item.save(update_fields=["seed", "params", "served_at"])

@@ -146,6 +146,18 @@ def fill_and_measure(n: int, lines: list[str]) -> None:
         more += max(0.0, full - held)
         print(f"memory:   {cache.name}: {entries} entries, ~{per_entry / 1024:.1f} KB each, "
               f"~{held / 1e6:.1f} MB now; bound {bound}: ~{full / 1e6:.1f} MB when full")
+    # The engine's own: the variants kept of every scenario (generators draw many).
+    from engine.notation import KEPT_VARIANTS, kept_variants
+
+    variants = kept_variants()
+    if variants:
+        sample = variants[-200:]
+        per_entry = sum(deep_size(v) for v in sample) / len(sample)
+        held, full = per_entry * len(variants), per_entry * KEPT_VARIANTS
+        more += max(0.0, full - held)
+        print(f"memory:   engine variants: {len(variants)} entries, ~{per_entry / 1024:.1f} KB "
+              f"each, ~{held / 1e6:.1f} MB now; bound {KEPT_VARIANTS} entries: "
+              f"~{full / 1e6:.1f} MB when full")
     # A cache keyed by versions holds at most the library: the rest of its bound is
     # counted at the measured size per entry (an upper estimate: values the caches share,
     # a scenario and its runs, are counted once per cache).

@@ -70,7 +70,7 @@ for n in range(sessions):
     items = list(s.items.select_related("version").order_by("position"))
     for item in items:  # each variant drawn as the question page draws it
         scenario = scenario_of(item.version)
-        item.seed = draw_seed(scenario)
+        item.seed = draw_seed(scenario, item.era, item.question_id)
         item.params, item.served_at = scenario.values_for(item.seed), now
     QuizItem.objects.bulk_update(items, ["seed", "params", "served_at"])
     for item in items:

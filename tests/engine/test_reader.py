@@ -147,8 +147,10 @@ def test_the_size_is_checked_before_anything_else() -> None:
 
 
 def test_the_largest_library_file_is_well_within_the_size_limit() -> None:
+    # The largest are generators in six languages (about 40 KB: stories and explanations
+    # that hold for every draw); an author's document five times as large still fits.
     largest = max(p.stat().st_size for p in library_files())
-    assert largest * 8 < MAX_DOCUMENT_BYTES
+    assert largest * 5 < MAX_DOCUMENT_BYTES
 
 
 def test_every_library_file_reads_as_plain_yaml_and_uses_no_anchor() -> None:
