@@ -51,6 +51,7 @@ from engine.params import (
     holds,
     parse_condition,
     references,
+    shown,
 )
 from engine.questions import Question, parse_questions
 from engine.setup import parse_setup
@@ -156,6 +157,11 @@ class Scenario:
             if holds(cond, values):
                 return texts
         return {}
+
+    def shown_params(self, values: Mapping[str, Any]) -> frozenset[str]:
+        """The parameters a variant with these values uses in its script (the others
+        change nothing on its board: ``engine.params.shown``)."""
+        return shown(self.references, values)
 
     def asks(self, question_id: str, values: Mapping[str, Any]) -> bool:
         """Whether a variant with these values asks this question."""

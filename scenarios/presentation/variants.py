@@ -94,6 +94,8 @@ class Drawn:
 
     seed: int
     values: list[tuple[str, str]]
+    unused: list[str]
+    """The parameters this variant's script doesn't use (switched off by a `when:`)."""
     era: str
     era_label: str
     board_svg: str
@@ -137,10 +139,13 @@ def gallery(scenario: Scenario, era: str, language: str, size: int = GALLERY_SIZ
             questions.append({"id": q.id, "ask": render_text(q.ask, language, variant),
                               "cells": cells})
         board = present(scenario, shown_era, language, seed=seed, keep=False).board
-        out.append(Drawn(seed, [(k, _value(v, language)) for k, v in values.items()],
-                         shown_era, era_label(shown_era), board.svg,
-                         render_text(scenario.story_for(values), language, variant)
-                         if scenario.story_for(values) else "",
+        used = scenario.shown_params(values)
+        told = scenario.story_for(values)
+        out.append(Drawn(seed, [(k, _value(v, language)) for k, v in values.items()
+                                if k in used],
+                         [k for k in values if k not in used], shown_era,
+                         era_label(shown_era), board.svg,
+                         render_text(told, language, variant) if told else "",
                          questions, list(eras)))
     return out
 
