@@ -373,6 +373,10 @@ def parse(document: Any) -> Scenario:
     elif len(questions) > MAX_QUESTIONS:
         err.add("questions", f"at most {MAX_QUESTIONS} questions")
     conds = conditions(document, {p.name: p.values for p in params}, err) if params_ok else {}
+    for name in sorted({p.name for p in params} & _shadowed(document)):
+        err.add(f"params.{name}", (
+            f"an object or player has the id {name!r} too, and isn't `card: ${name}`: in a "
+            f"text, {{{name}}} would show the parameter, not it; rename one of them"))
     story_alternatives = []
     for i, (when, texts) in enumerate(stories):
         cond: Condition = ()
@@ -403,6 +407,20 @@ def parse(document: Any) -> Scenario:
     # Build the default variant now: every structural error surfaces at parse time.
     scenario.variant(0)
     return scenario
+
+
+def _shadowed(document: Mapping[str, Any]) -> set[str]:
+    """The setup's ids a parameter of the same name would hide in texts: all but those of
+    objects drawn by that very parameter (``{id: a, card: $a}``, where ``{a}`` names the
+    same card either way)."""
+    setup = document.get("setup")
+    out: set[str] = set()
+    for items in (setup.values() if isinstance(setup, dict) else ()):
+        for item in items if isinstance(items, list) else ():
+            if isinstance(item, dict) and isinstance(item.get("id"), str) and item.get(
+                    "card") != f"${item['id']}":
+                out.add(item["id"])
+    return out
 
 
 def _buildable(document: Mapping[str, Any]) -> bool:

@@ -310,3 +310,17 @@ def test_an_attribute_of_an_object_named_like_its_parameter_is_the_objects() -> 
     scenario = parse(doc)
     variant = scenario.variant(0)  # Siege Rhino, 4/5, with two +1/+1 counters
     assert render_text(variant.questions[0].ask, "en", variant) == "Siege Rhino is a 6/7"
+
+
+def test_a_parameter_that_would_hide_an_object_in_texts_is_an_error() -> None:
+    """A yes/no parameter named like Carth's object made every text say "True"."""
+    doc = _doc()
+    doc["params"]["g"] = {"choice": [True, False]}  # `g` is Garruk's id
+    with pytest.raises(DocumentError) as err:
+        parse(doc)
+    assert any(i.path == "params.g" and "has the id 'g' too" in i.message
+               for i in err.value.items)
+    fine = _doc()  # the object drawn by its own parameter: {a} names the same card
+    fine["params"]["a"] = fine["params"].pop("atk")
+    fine["setup"]["battlefield"][0]["card"] = "$a"
+    parse(fine)
