@@ -3,8 +3,9 @@ per core, persistent connections, SQLite in WAL mode, wrk on 127.0.0.1. Measured
 side, in the same run, with the app's full question page, a bare Django view and an
 answer's floor (same server, settings and middleware: ``tests.bench.bench_urls``); median of
 three 10-second runs. Every submission is a well-formed first answer to a question nobody
-has answered yet, its variant drawn at random as the question page draws it, so each one
-is graded and writes its attempt (the run prints how many were written).
+has answered yet, of one of the library's generators (a board space of a thousand or
+more), its variant drawn at random as the question page draws it, so each one is graded
+and writes its attempt (the run prints how many were written).
 
 Absolute times differ twofold between machines (and other work on a shared machine moves
 them), so each endpoint is also given as its CPU per request (the workers' CPU seconds
@@ -50,7 +51,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.middleware.csrf import _get_new_csrf_string
 from django.utils import timezone
 from quiz.models import QuizItem
-from quiz.services import draw_seed, quiz_start, scenario_of
+from quiz.services import draw_seed, scenario_of
 from tests.bench.answers import answer_fields
 from urllib.parse import urlencode
 
@@ -61,11 +62,28 @@ def body(item):
 sessions, per = int(sys.argv[1]), int(sys.argv[2])
 out = open(sys.argv[3], "w")
 now = timezone.now()
+# Every question comes from a generator (issue 18): a fresh variant of a board space of
+# thousands, drawn as the question page draws it, so nothing is answered from a cache
+# another request filled.
+import random
+from quiz.models import QuizSession
+from quiz.selectors import question_pool
+from quiz.services import version_meta
+pool = [c for c in question_pool(topics=[], difficulty_min=1, difficulty_max=5,
+                                 era_mode="mixed")
+        if scenario_of(version_meta(c.version_id)).params
+        and scenario_of(version_meta(c.version_id)).value_count() >= 1000]
+print(f"bench items: {len(pool)} generator questions", file=sys.stderr)
+rng = random.Random(18)
 for n in range(sessions):
     store = SessionStore(); store.create()
     token = _get_new_csrf_string()
-    s = quiz_start(user=None, session_key=store.session_key, length=per,
-                   era_mode="mixed")
+    s = QuizSession.objects.create(session_key=store.session_key, length=per,
+                                   era_mode="mixed", created_at=now)
+    QuizItem.objects.bulk_create([
+        QuizItem(session=s, position=i + 1, version_id=c.version_id,
+                 question_id=c.question_id, era=rng.choice(c.eras))
+        for i, c in enumerate(rng.choice(pool) for _ in range(per))])
     cookie = f"sessionid={store.session_key}; csrftoken={token}"
     items = list(s.items.select_related("version").order_by("position"))
     for item in items:  # each variant drawn as the question page draws it
