@@ -332,8 +332,8 @@ def translation_warnings(document: dict[str, Any],
 
     def visit(node: Any, path: str) -> None:
         if isinstance(node, dict):
-            if "en" in node and all(k in known for k in node) and isinstance(
-                    node.get("en"), str):
+            if "en" in node and all(k in known or k == "when" for k in node) and isinstance(
+                    node.get("en"), str):  # (a story alternative has its `when:`)
                 for lang in check:
                     if not node.get(lang):
                         out.append(ErrorItem(f"{path}.{lang}",

@@ -119,7 +119,13 @@ def text_rows(document: dict[str, Any]) -> list[TextRow]:
                                               for lang in languages()}))
 
     add("title", "title", document.get("title"))
-    add("story", "story", document.get("story", {"en": ""}))
+    story = document.get("story", {"en": ""})
+    if isinstance(story, list):  # alternatives, each with its `when:`
+        for i, alternative in enumerate(story):
+            when = alternative.get("when") if isinstance(alternative, dict) else None
+            add(f"story[{i}]", f"story ({flow_yaml(when)})" if when else "story", alternative)
+    else:
+        add("story", "story", story)
     for i, q in enumerate(document.get("questions") or []):
         if not isinstance(q, dict):
             continue
@@ -130,6 +136,21 @@ def text_rows(document: dict[str, Any]) -> list[TextRow]:
                     o.get("text"))
     add("explain", "explain", document.get("explain", {"en": ""}))
     return rows
+
+
+def beyond_the_forms(document: dict[str, Any]) -> list[str]:
+    """The paths of what the form editor can't show, and so could not save back: a
+    generator's conditions (`when:`) and a story written as alternatives. Such a document
+    is edited in the YAML editor; the form editor says so and offers no form."""
+    out = ["story"] if isinstance(document.get("story"), list) else []
+    setup = document.get("setup")
+    lists = [(f"setup.{k}", v) for k, v in setup.items()] if isinstance(setup, dict) else []
+    lists += [("actions", document.get("actions")), ("questions", document.get("questions"))]
+    for name, items in lists:
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, dict) and "when" in item:
+                out.append(f"{name}[{i}].when")
+    return out
 
 
 def apply_texts(document: dict[str, Any], data: Any) -> dict[str, Any]:

@@ -484,6 +484,11 @@ def form_edit(request: AuthenticatedHttpRequest, slug: str | None = None) -> Htt
     from scenarios import forms as f
 
     scenario, latest, base = _form_base(slug)
+    beyond = editing.beyond_the_forms(base)
+    if beyond:  # nothing the forms would lose: the YAML editor edits it
+        return render(request, "scenarios/form_editor.html", {
+            "scenario": scenario, "latest": latest, "beyond": beyond},
+            status=409 if request.method == "POST" else 200)
     sets = _form_sets(request.POST or None, base, new=scenario is None)
     rows = _action_rows(request.POST or None, base)
     preview: dict[str, Any] = {}
@@ -556,6 +561,8 @@ def _form_errors(sets: dict[str, Any], rows: list[Any]) -> list[dict[str, Any]]:
 @instructor_required
 def form_preview(request: AuthenticatedHttpRequest, slug: str | None = None) -> HttpResponse:
     base = _form_base(slug)[2]
+    if editing.beyond_the_forms(base):
+        return render(request, "scenarios/editor.html#preview", {"errors": [], "warnings": []})
     sets = _form_sets(request.POST, base, new=slug is None)
     rows = _action_rows(request.POST, base)
     document = _composed(sets, rows, base)

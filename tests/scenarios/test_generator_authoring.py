@@ -107,3 +107,35 @@ def test_a_version_stores_its_generators_survey() -> None:
     for item in (plain["setup"]["battlefield"][2], plain["actions"][1], plain["questions"][1]):
         del item["when"]
     assert scenario_import(document=plain, publish=False).version.variants == {}
+
+
+def test_story_alternatives_are_translated_like_any_text(instructor_client: Client) -> None:
+    doc = _doc(story=[{"when": {"blocked": True}, "en": "Bob blocks."},
+                      {"en": "Bob doesn't block."}])
+    result = scenario_import(document=doc, publish=False)
+    missing = {w["path"] for w in result.version.warnings}
+    assert {"story[0].it", "story[1].es"} <= missing  # the check asks for them
+    url = reverse("scenarios:translate", args=[doc["id"]])
+    page = instructor_client.get(url + "?to=it").content.decode()
+    assert "text:story[0]:it" in page and "text:story[1]:it" in page
+    instructor_client.post(url + "?to=it", {"to": "it", "text:story[0]:it": "Bob blocca.",
+                                            "text:story[1]:it": "Bob non blocca."})
+    latest = result.scenario.latest_version()
+    assert latest.document["story"][0] == {"when": {"blocked": True}, "en": "Bob blocks.",
+                                           "it": "Bob blocca."}
+    assert latest.document["story"][1]["it"] == "Bob non blocca."
+
+
+def test_the_form_editor_sends_a_generator_with_conditions_to_the_yaml_editor(
+        instructor_client: Client) -> None:
+    """The forms can't show `when:`: saving from them would lose it, so they aren't offered
+    and a post saves nothing."""
+    result = scenario_import(document=_doc(), publish=False)
+    url = reverse("scenarios:form", args=["gen"])
+    page = instructor_client.get(url)
+    html = page.content.decode()
+    assert page.status_code == 200 and 'id="form-editor"' not in html
+    assert "<code>actions[1].when</code>" in html and reverse("scenarios:edit", args=["gen"]) in html
+    posted = instructor_client.post(url, {"meta-id": "gen"})
+    assert posted.status_code == 409
+    assert result.scenario.versions.count() == 1  # nothing saved
