@@ -441,9 +441,8 @@ def test_saving_an_unchanged_library_scenario_in_the_form_editor_changes_nothing
         instructor_client: Client, path: Path) -> None:
     """Every field posted back as the page showed it, blank extra rows (players, teams,
     objects, actions, questions, parameters) included: no error, the same document."""
-    from scenarios.library import read_document
-
     from scenarios.editing import beyond_the_forms
+    from scenarios.library import read_document
 
     document = read_document(path)
     ScenarioFactory(slug=document["id"], document=document)
