@@ -23,7 +23,7 @@ from engine.draws import (
 )
 from engine.eras import ERA_KEYS, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem
-from engine.notation import Scenario, parse
+from engine.notation import Scenario, Variant, parse
 from engine.runner import run_all, scenario_eras
 from engine.texts import PLACEHOLDER, placeholder_problems, render_text
 
@@ -102,9 +102,9 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
     sets, survey.exhaustive = value_sets(scenario)
     for values in sets:
         try:
-            _run_values(scenario, values, eras, survey)
+            variant = _run_values(scenario, values, eras, survey)
             if scenario.params:
-                result.errors.extend(_unfilled(scenario, values))
+                result.errors.extend(_unfilled(scenario, variant))
         except DocumentError as err:
             label = _label(values)
             for item in err.items:
@@ -182,9 +182,9 @@ def redirection_warnings(scenario: Scenario, eras: tuple[str, ...]) -> list[Erro
 
 
 def _run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...],
-                survey: Survey) -> None:
+                survey: Survey) -> Variant:
     """Play one set of values in every era and answer its questions (``engine.draws``)."""
-    run_values(scenario, values, eras, survey)
+    return run_values(scenario, values, eras, survey)
 
 
 def _placeholder_errors(scenario: Scenario) -> list[ErrorItem]:
@@ -220,13 +220,13 @@ def _texts(node: Any, path: str) -> Iterable[tuple[str, dict[str, str]]]:
             yield from _texts(v, f"{path}[{i}]")
 
 
-def _unfilled(scenario: Scenario, values: dict[str, Any]) -> list[ErrorItem]:
+def _unfilled(scenario: Scenario, variant: Variant) -> list[ErrorItem]:
     """A text a variant shows that names an object this variant doesn't have (switched
     off by its `when:`): the candidate would read the placeholder as written."""
     switched = _switchable_ids(scenario)
     if not switched:
         return []
-    variant = scenario.bind(values)
+    values = dict(variant.values)
     shown = [("story", scenario.story_for(values))]
     shown += [(f"{q.path}.ask", q.ask) for q in variant.questions]
     for path, text in shown:

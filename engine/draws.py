@@ -223,9 +223,9 @@ def value_sets(scenario: Scenario) -> tuple[list[dict[str, Any]], bool]:
 
 
 def run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...],
-               survey: Survey) -> None:
-    """Play one set of values in every era, recording skips and answers. Raises the
-    variant's DocumentError (with its era) for anything but a skip."""
+               survey: Survey) -> Variant:
+    """Play one set of values in every era, recording skips and answers; the variant.
+    Raises the variant's DocumentError (with its era) for anything but a skip."""
     variant = scenario.bind(values)
     states = {}
     survey.drawn += 1
@@ -252,6 +252,7 @@ def run_values(scenario: Scenario, values: dict[str, Any], eras: tuple[str, ...]
             for key in ran:
                 survey.answers.setdefault(qid, {}).setdefault(key, Counter())[
                     answer_key(value)] += 1
+    return variant
 
 
 def _record(survey: Survey, variant: Variant, era: str, answers: Mapping[str, Any]) -> None:

@@ -158,3 +158,25 @@ def test_an_anonymous_candidate_can_drill_too(generators) -> None:
     other = Client()  # another browser sees nothing of it
     session = QuizSession.objects.latest("created_at")
     assert other.get(reverse("quiz:item", args=[session.pk, 1])).status_code == 404
+
+
+def test_review_of_a_missed_generator_question_serves_a_new_draw(generators) -> None:
+    """Issue 18: review of a missed question serves a new draw of the same generator."""
+    from django.utils import timezone
+
+    from quiz.models import ReviewCard
+
+    user = UserFactory()
+    practice = quiz_start(user=user, session_key="", topics=["trample-into-planeswalkers"],
+                          length=2)
+    missed = item_serve(item=practice.items.order_by("position").first())
+    _answer_wrong(missed, user)
+    ReviewCard.objects.filter(user=user).update(due=timezone.now())
+    seeds = set()
+    for _ in range(5):
+        review = quiz_start(user=user, session_key="", mode=QuizSession.Mode.REVIEW)
+        item = item_serve(item=review.items.get(question_id=missed.question_id,
+                                                version__scenario=missed.version.scenario))
+        assert item.seed != missed.seed
+        seeds.add(item.seed)
+    assert len(seeds) == 5  # a fresh draw each time
