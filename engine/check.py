@@ -103,7 +103,7 @@ def check_document(document: Any, seed: int = 0) -> CheckResult:
     for values in sets:
         try:
             variant = _run_values(scenario, values, eras, survey)
-            if scenario.params:
+            if scenario.params and not result.errors:  # the first variant that shows one
                 result.errors.extend(_unfilled(scenario, variant))
         except DocumentError as err:
             label = _label(values)

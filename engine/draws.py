@@ -16,7 +16,7 @@ import itertools
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,14 @@ from engine.eras import Era, era_end, find_era
 from engine.errors import DocumentError, EngineError, RestlessBoard
 from engine.notation import Scenario, Variant
 from engine.params import shown
-from engine.runner import _check_resting_board, answer_eras, compute_answers, play, scenario_eras
+from engine.runner import (
+    _check_resting_board,
+    answer_eras,
+    compute_answers,
+    play,
+    run_variant,
+    scenario_eras,
+)
 
 EXHAUSTIVE = 200
 """A scenario with at most this many sets of parameter values has every one checked."""
@@ -83,26 +90,33 @@ def printed_in(scenario: Scenario, values: Mapping[str, Any], era: type[Era]) ->
     return True
 
 
+Run = Callable[[type[Era], Variant], object]
+"""How a draw plays a variant it tries: ``run_variant`` by default; the web app passes its
+kept runs (``outcome_of``), so the run the draw makes is the one the page shows."""
+
+
 def draw(scenario: Scenario, era_key: str, question_id: str | None = None,
-         rng: random.Random | None = None) -> int:
+         rng: random.Random | None = None, run: Run | None = None) -> int:
     """A seed for a candidate: a variant that asks ``question_id``, exists in the era,
-    and plays in it (board at rest, every action legal). Seed 0 (the default variant)
-    when nothing varies. NoVariant if none is found in DRAW_TRIES draws."""
+    and plays in it (board at rest, every action legal, every question answered). Seed 0
+    (the default variant) when nothing varies. NoVariant if none is found in DRAW_TRIES
+    draws."""
     if not scenario.params:
         return 0
     rng = rng or random.SystemRandom()
     era = find_era(era_key)
     for _ in range(DRAW_TRIES):
         seed = rng.randrange(1, 2**31 - 1)
-        if playable(scenario, seed, era, question_id):
+        if playable(scenario, seed, era, question_id, run):
             return seed
-    if playable(scenario, 0, era, question_id):
+    if playable(scenario, 0, era, question_id, run):
         return 0
     raise NoVariant(f"{scenario.id}: no variant of {question_id or 'this scenario'} "
                     f"in {era_key} after {DRAW_TRIES} draws")
 
 
-def playable(scenario: Scenario, seed: int, era: type[Era], question_id: str | None) -> bool:
+def playable(scenario: Scenario, seed: int, era: type[Era], question_id: str | None,
+             run: Run | None = None) -> bool:
     values = scenario.values_for(seed)
     if question_id is not None and not scenario.asks(question_id, values):
         return False
@@ -110,8 +124,7 @@ def playable(scenario: Scenario, seed: int, era: type[Era], question_id: str | N
         return False
     try:
         variant = scenario.variant(seed)
-        state, _trace = play(era, variant)
-        compute_answers(era, state, variant.questions)
+        (run or run_variant)(era, variant)
     except DocumentError:
         # A board not at rest is a skip by design; any other error is one the check did
         # not meet in its sample: this draw is skipped all the same, never shown.

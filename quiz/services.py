@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from engine import CURRENT, NoVariant, Scenario, draw_variant
+from engine import CURRENT, Era, NoVariant, Scenario, Variant, draw_variant
 from quiz import drill, grading, rawsql
 from quiz.forms import AnswerError, AnswerForm
 from quiz.models import Attempt, QuizItem, QuizSession, ReviewCard
@@ -27,6 +27,7 @@ from quiz.selectors import (
 )
 from scenarios.caches import memo
 from scenarios.models import ProblemReport, ScenarioVersion
+from scenarios.presentation.present import outcome_of
 
 EXAM_LENGTH = 25
 logger = logging.getLogger(__name__)
@@ -129,8 +130,12 @@ def draw_seed(scenario: Scenario, era: str, question_id: str) -> int:
     when nothing varies. Should no draw be found (the check bounds the skips, so this
     is once in far more than a lifetime of draws), the default variant, which the check
     played in every era."""
+    def run(era_class: type[Era], variant: Variant) -> object:
+        # the page's kept run (presentation.outcome_of): the draw's play is the page's
+        return outcome_of(scenario, variant.seed, era_class.key)
+
     try:
-        return draw_variant(scenario, era, question_id, _rng())
+        return draw_variant(scenario, era, question_id, _rng(), run)
     except NoVariant:
         logger.warning("no variant drawn for %s %s in %s", scenario.id, question_id, era)
         return 0
