@@ -52,7 +52,8 @@ def expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -
     return _expected_answer(scenario, question_id, era, scenario.variant(seed).seed)
 
 
-@memo(maxsize=512)  # ~30 KB per entry with its outcome (scenarios.caches)
+@memo(maxsize=256)  # ~40 KB per entry with its outcome and variant (scenarios.caches): a
+# fresh variant per answer, so it serves the page-to-answer flow of 256 questions at once
 def _expected_answer(scenario: Scenario, question_id: str, era: str, seed: int) -> Expected:
     variant = scenario.variant(seed)
     question = question_of(variant, question_id)
