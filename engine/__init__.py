@@ -5,7 +5,7 @@ it; import-linter's contracts in pyproject.toml hold that, and hold the engine t
 Python (no Django, no app). Inside the engine, modules import each other directly.
 """
 
-from engine.cards import Card, UnknownCard, catalog, find_card
+from engine.cards import Card, UnknownCard, card_or_none, catalog, find_card
 from engine.check import CheckResult, check_document, translation_warnings
 from engine.difficulty import estimate as estimate_difficulty
 from engine.document import DEFAULT_LANGUAGES, configure_languages, languages
@@ -71,7 +71,7 @@ __all__ = [
     "NoVariant", "Obj",
     "Outcome", "PairsError", "Question", "ReadError", "Reading", "RuleVersion", "Scenario",
     "Syntax", "Trace", "TraceStep", "UnknownCard", "UnknownEra", "Variant", "Violation",
-    "answer_eras", "catalog", "draw_variant", "estimate_difficulty", "changes",
+    "answer_eras", "card_or_none", "catalog", "draw_variant", "estimate_difficulty", "changes",
     "check_document", "configure_languages",
     "effective_power", "era_end", "find_card", "find_era", "first_divergence", "languages",
     "legal_assignment", "load_document", "moved_rules", "parse", "parse_text",

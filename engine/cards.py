@@ -229,3 +229,9 @@ def find_card(slug: str) -> Card:
         return catalog()[slug]
     except (KeyError, TypeError):
         raise UnknownCard(f"unknown card {slug!r}") from None
+
+
+def card_or_none(value: object) -> Card | None:
+    """The catalog card a value names (a parameter's drawn slug), or None for any other
+    value: a number, a word of a choice, an unknown slug."""
+    return catalog().get(value) if isinstance(value, str) else None

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import Card, UnknownCard, find_card
+from engine.cards import card_or_none
 from engine.eras import Era, era_end, find_era
 from engine.errors import DocumentError, EngineError, RestlessBoard
 from engine.notation import Scenario, Variant
@@ -63,15 +63,6 @@ class NoVariant(EngineError):
 
 # -- one draw ---------------------------------------------------------------------------------
 
-def _card_of(value: Any) -> Card | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return find_card(value)
-    except UnknownCard:
-        return None
-
-
 def printed_in(scenario: Scenario, values: Mapping[str, Any], era: type[Era]) -> bool:
     """Whether every card the parameters drew existed in ``era``: printed before it ended,
     with keywords the era has. (The document's own cards are the author's choice: the
@@ -80,7 +71,7 @@ def printed_in(scenario: Scenario, values: Mapping[str, Any], era: type[Era]) ->
     for p in scenario.params:
         if p.kind == "range":
             continue
-        card = _card_of(values.get(p.name))
+        card = card_or_none(values.get(p.name))
         if card is None:
             continue
         if end is not None and card.released >= end:

@@ -65,9 +65,9 @@ __all__ = [
 ]
 
 MAX_STORIES = 8
-KEPT_VARIANTS = 256
+KEPT_VARIANTS = 128
 """Variants kept in memory, of every scenario together (``Scenario.variant``): the least
-recently used goes first. A generator's variant is about 13 KB, so about 3.5 MB in all
+recently used goes first. A generator's variant is about 13 KB, so under 2 MB in all:
 A request asks for the same variant several times (the page, the grading, the
 explanation); a variant pushed out is built again (a quarter of a millisecond)."""
 _kept: OrderedDict[tuple[Scenario, tuple[tuple[str, str], ...]], Variant] = OrderedDict()

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.cards import Card, UnknownCard, find_card
+from engine.cards import Card, card_or_none
 from engine.document import languages
 from engine.errors import Errors
 
@@ -103,7 +103,7 @@ def resolve(match: re.Match[str], language: str, variant: Variant,
     named: str | Named
     if key in variant.values and not (attr is not None and key in objects):
         value = variant.values[key]
-        card = _card(value)
+        card = card_or_none(value)
         if attr is not None:
             value = card_attribute(card, attr) if card is not None else None
         named = (Named(card.name.get(language) or card.name["en"], card=card.slug)
@@ -124,15 +124,6 @@ def resolve(match: re.Match[str], language: str, variant: Variant,
         return match.group(0)
     choices = forms.split("|")
     return choices[plural_index(value, language, len(choices))].replace("#", str(value))
-
-
-def _card(value: Any) -> Card | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return find_card(value)
-    except UnknownCard:
-        return None
 
 
 def render_text(text: Mapping[str, str], language: str, variant: Variant) -> str:

@@ -29,7 +29,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from engine import CURRENT, UnknownCard, find_card
+from engine import CURRENT, card_or_none
 from quiz import rawsql
 from quiz.models import (
     Attempt,
@@ -446,12 +446,8 @@ def _answers_and_variants(by_question: dict[str, QuestionStats],
 
 def _keywords(value: Any) -> frozenset[str]:
     """The keywords of the catalog card a parameter drew (none for another value)."""
-    if not isinstance(value, str):
-        return frozenset()
-    try:
-        return find_card(value).keywords
-    except UnknownCard:
-        return frozenset()
+    card = card_or_none(value)
+    return card.keywords if card is not None else frozenset()
 
 
 def _discrimination(by_question: dict[str, QuestionStats], versions: list[int]) -> None:

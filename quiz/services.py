@@ -109,7 +109,7 @@ def quiz_start(*, user: Any, session_key: str, mode: str = QuizSession.Mode.PRAC
     return session
 
 
-@memo(maxsize=512)  # ~30 KB per entry, its facts included (scenarios.caches)
+@memo(maxsize=384)  # ~45 KB per entry, its facts included (scenarios.caches); twice the library
 def version_meta(version_id: int) -> ScenarioVersion:
     """A version with its scenario, without its (large) JSON fields, kept per process:
     the versions quizzes serve are published, and a published version never changes.

@@ -18,9 +18,8 @@ from django.utils.translation import gettext as _
 from engine import (
     EngineError,
     Scenario,
-    UnknownCard,
     answer_eras,
-    find_card,
+    card_or_none,
     find_era,
     run_variant,
     variant_eras,
@@ -153,10 +152,7 @@ def gallery(scenario: Scenario, era: str, language: str, size: int = GALLERY_SIZ
 def _value(value: Any, language: str) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if isinstance(value, str):
-        try:
-            card = find_card(value)
-        except UnknownCard:
-            return value
+    card = card_or_none(value)
+    if card is not None:
         return card.name.get(language) or card.name["en"]
     return str(value)
