@@ -250,7 +250,10 @@ def answer_submit(*, item: QuizItem, data: Any, user: Any, session_key: str,
             elif item.position == item.session.length:
                 _finish_if_done(item.session, now)
     except IntegrityError:
-        return Attempt.objects.get(item=item), False
+        existing = Attempt.objects.filter(item=item).first()
+        if existing is None:  # the item went in the meantime: a drill stopped meanwhile
+            raise QuizError("finished") from None
+        return existing, False
     item.attempt = attempt
     return attempt, True
 
@@ -260,8 +263,10 @@ def _drill_append(item: QuizItem, level: float, chosen: drill.Pick | None) -> No
     the attempt's transaction: a second answer to ``item`` rolls both back."""
     session = item.session
     grown = session.length + (chosen is not None)
-    QuizSession.objects.filter(pk=session.pk, length=item.position).update(
-        level=level, length=grown)
+    if not QuizSession.objects.filter(pk=session.pk, length=item.position,
+                                      finished_at__isnull=True).update(
+            level=level, length=grown):
+        return  # stopped meanwhile: nothing comes after
     session.level, session.length = level, grown
     if chosen is not None:
         _drill_item(session, item.position + 1, chosen)

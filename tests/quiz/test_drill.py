@@ -180,3 +180,25 @@ def test_review_of_a_missed_generator_question_serves_a_new_draw(generators) -> 
         assert item.seed != missed.seed
         seeds.add(item.seed)
     assert len(seeds) == 5  # a fresh draw each time
+
+
+@pytest.mark.django_db(transaction=True)  # the foreign key is checked at the real commit
+def test_an_answer_racing_the_stop_of_a_drill_is_refused_cleanly(generators) -> None:
+    """The candidate stops the drill in one tab while an answer to the waiting question is
+    on its way in another: the stop drops that question, and the answer is refused as
+    'finished' (no 500), with nothing appended after the stop."""
+    from quiz.services import QuizError
+
+    user = UserFactory()
+    session = quiz_start(user=user, session_key="", mode=QuizSession.Mode.DRILL)
+    first = item_serve(item=session.items.get())
+    _answer_right(first, user)
+    waiting = item_serve(item=session.items.get(position=2))
+    stale = QuizItem.objects.select_related("session", "version").get(pk=waiting.pk)
+    quiz_finish(session=session)  # the other tab
+    assert not QuizItem.objects.filter(pk=waiting.pk).exists()
+    with pytest.raises(QuizError) as err:
+        answer_submit(item=stale, data={"answer": "1"}, user=user, session_key="")
+    assert err.value.code == "finished"
+    session.refresh_from_db()
+    assert session.length == 1 and session.items.count() == 1
