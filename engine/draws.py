@@ -116,6 +116,11 @@ def playable(scenario: Scenario, seed: int, era: type[Era], question_id: str | N
     try:
         variant = scenario.variant(seed)
         (run or run_variant)(era, variant)
+        if any(q.id == question_id and q.kind == "eras" for q in variant.questions):
+            # answered over every era the variant can be shown in: each must play
+            for key in variant_eras(scenario, variant):
+                if key != era.key:
+                    (run or run_variant)(find_era(key), variant)
     except DocumentError:
         # A board not at rest is a skip by design; any other error is one the check did
         # not meet in its sample: this draw is skipped all the same, never shown.

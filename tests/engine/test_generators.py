@@ -324,3 +324,22 @@ def test_a_parameter_that_would_hide_an_object_in_texts_is_an_error() -> None:
     fine["params"]["a"] = fine["params"].pop("atk")
     fine["setup"]["battlefield"][0]["card"] = "$a"
     parse(fine)
+
+
+def test_an_eras_question_is_only_drawn_where_the_variant_plays_in_every_era() -> None:
+    """An "in which eras" question is answered over every era the variant can be shown in:
+    the draw tries them all, so a variant that an era refuses is skipped, not served."""
+    doc = _doc()
+    doc["questions"].append({"id": "when", "kind": "eras", "ask": {"en": "In which eras?"},
+                             "claim": {"query": {"life": "bob"}, "is": 20}})
+    scenario = parse(doc)
+    calls: list[str] = []
+
+    def run(era: Any, variant: Any) -> None:
+        calls.append(era.key)
+        if era.key == "xln-2017":  # (Siege Rhino, the default, is printed from m14-2013)
+            raise DocumentError.at("actions[0]", "refused in this era (for the test)")
+
+    assert not playable(scenario, 0, find_era("fdn-2024"), "when", run)
+    assert "xln-2017" in calls
+    assert playable(scenario, 0, find_era("fdn-2024"), "bob", run)  # one era is enough
