@@ -29,6 +29,7 @@ from engine.notation import (
     parse,
     render_text,
 )
+from engine.params import setup_items
 from engine.planechase import effective_power, planar_controller
 from engine.queries import legal_assignment, why_illegal_assignment
 from engine.reader import (
@@ -78,7 +79,8 @@ __all__ = [
     "planar_controller", "play", "play_declarations", "read_bytes", "read_text", "read_value",
     "render_text", "resolve_placeholder", "rule_catalogue", "rule_exists", "rule_number",
     "rule_summary",
-    "rule_unsure", "rule_versions", "run_variant", "scenario_eras", "translation_warnings",
+    "rule_unsure", "rule_versions", "run_variant", "scenario_eras", "setup_items",
+    "translation_warnings",
     "variant_eras",
     "why_illegal_assignment",
 ]

@@ -11,8 +11,6 @@ from typing import Any
 from engine import rulebook
 from engine.document import languages
 from engine.draws import (
-    DEGENERATE,
-    DEGENERATE_MIN,
     MAX_SKIPPED,
     SKIP_RESTLESS,
     SKIP_UNPRINTED,
@@ -24,6 +22,7 @@ from engine.draws import (
 from engine.eras import ERA_KEYS, find_era
 from engine.errors import DocumentError, EngineError, ErrorItem
 from engine.notation import Scenario, Variant, parse
+from engine.params import setup_items
 from engine.runner import run_all, scenario_eras
 from engine.texts import PLACEHOLDER, placeholder_problems, render_text
 
@@ -193,19 +192,20 @@ def _placeholder_errors(scenario: Scenario) -> list[ErrorItem]:
     variant = scenario.variant(0)
     objects: dict[str, Any] = dict(variant.state.objects)
     objects.update({o.id: o for o in variant.new_objects.values()})
-    setup = scenario.document.get("setup")
-    for items in (setup.values() if isinstance(setup, dict) else ()):
-        for item in items if isinstance(items, list) else ():
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                objects.setdefault(item["id"], None)
+    for _path, item in setup_items(scenario.document):
+        if isinstance(item.get("id"), str):
+            objects.setdefault(item["id"], None)
     out = []
-    for path, text in _texts(scenario.document, ""):
+    for path, text in _texts(scenario.document):
         out += [ErrorItem(at, message) for at, message in
                 placeholder_problems(text, path, kinds, objects)]
     return out
 
 
-def _texts(node: Any, path: str) -> Iterable[tuple[str, dict[str, str]]]:
+def _texts(node: Any, path: str = "", skip: tuple[str, ...] = ("params",),
+           ) -> Iterable[tuple[str, dict[str, str]]]:
+    """Every text of a document (a mapping language -> text with ``en``; a story
+    alternative's `when:` set aside) with its path, but under the keys ``skip``."""
     known = languages()
     if isinstance(node, dict):
         if "en" in node and isinstance(node.get("en"), str) and all(
@@ -213,11 +213,11 @@ def _texts(node: Any, path: str) -> Iterable[tuple[str, dict[str, str]]]:
             yield path, {k: v for k, v in node.items() if k != "when" and isinstance(v, str)}
             return
         for k, v in node.items():
-            if k != "params":
-                yield from _texts(v, f"{path}.{k}" if path else str(k))
+            if k not in skip:
+                yield from _texts(v, f"{path}.{k}" if path else str(k), skip)
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from _texts(v, f"{path}[{i}]")
+            yield from _texts(v, f"{path}[{i}]", skip)
 
 
 def _unfilled(scenario: Scenario, variant: Variant) -> list[ErrorItem]:
@@ -243,16 +243,8 @@ def _unfilled(scenario: Scenario, variant: Variant) -> list[ErrorItem]:
 
 def _switchable_ids(scenario: Scenario) -> frozenset[str]:
     """The ids of the setup objects a `when:` switches off in some variant."""
-    out = set()
-    setup = scenario.document.get("setup")
-    for path in scenario.conditions:
-        head, _, index = path.rpartition("[")
-        if head.startswith("setup.") and isinstance(setup, dict):
-            item = (setup.get(head[len("setup."):]) or [None] * (int(index[:-1]) + 1))[
-                int(index[:-1])]
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                out.add(item["id"])
-    return frozenset(out)
+    return frozenset(item["id"] for path, item in setup_items(scenario.document)
+                     if path in scenario.conditions and isinstance(item.get("id"), str))
 
 
 def _skip_errors(survey: Survey) -> list[ErrorItem]:
@@ -294,21 +286,16 @@ def _unasked_errors(scenario: Scenario, eras: tuple[str, ...],
 
 
 def _degenerate_warnings(scenario: Scenario, survey: Survey) -> list[ErrorItem]:
-    """A question whose answer is the same in DEGENERATE of an era's draws (of at least
-    DEGENERATE_MIN) is flagged: a candidate can learn the answer without the board."""
+    """A question the survey finds degenerate (``Survey.degenerate``) is flagged, one
+    warning per answer and its eras."""
     paths = {str(q.get("id")): f"questions[{i}]"
              for i, q in enumerate(scenario.document.get("questions") or ())
              if isinstance(q, dict)}
     out = []
-    for qid, by_era in survey.answers.items():
+    for qid, by_era in survey.degenerate().items():
         same: dict[tuple[str, int], list[str]] = {}
-        for era, counts in by_era.items():
-            total = sum(counts.values())
-            if total < DEGENERATE_MIN:
-                continue
-            answer, n = counts.most_common(1)[0]
-            if n / total >= DEGENERATE:
-                same.setdefault((answer, round(100 * n / total)), []).append(era)
+        for era, found in by_era.items():
+            same.setdefault(found, []).append(era)
         for (answer, pct), in_eras in same.items():
             out.append(ErrorItem(paths.get(qid, "questions"), (
                 f"degenerate: the answer is {answer} in {pct}% of the variants drawn in "
@@ -326,26 +313,7 @@ def translation_warnings(document: dict[str, Any],
     """Every text missing in one of the languages texts may be written in
     (``engine.document.languages``), or in those of ``wanted`` only (a site's languages
     required to publish). An error only for publishing."""
-    known = languages()
-    check = [lang for lang in (known if wanted is None else wanted) if lang != "en"]
-    out: list[ErrorItem] = []
-
-    def visit(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            if "en" in node and all(k in known or k == "when" for k in node) and isinstance(
-                    node.get("en"), str):  # (a story alternative has its `when:`)
-                for lang in check:
-                    if not node.get(lang):
-                        out.append(ErrorItem(f"{path}.{lang}",
-                                             f"missing {lang} translation"))
-                return
-            for k, v in node.items():
-                if k in ("setup", "params"):
-                    continue
-                visit(v, f"{path}.{k}" if path else str(k))
-        elif isinstance(node, list):
-            for i, v in enumerate(node):
-                visit(v, f"{path}[{i}]")
-
-    visit(document, "")
-    return out
+    check = [lang for lang in (languages() if wanted is None else wanted) if lang != "en"]
+    return [ErrorItem(f"{path}.{lang}", f"missing {lang} translation")
+            for path, text in _texts(document, skip=("setup", "params"))
+            for lang in check if not text.get(lang)]

@@ -199,8 +199,22 @@ class Survey:
     """question -> era -> answer (as JSON) -> draws."""
     steps: int = 0
 
+    def degenerate(self) -> dict[str, dict[str, tuple[str, int]]]:
+        """question -> era -> (its answer, the percentage of draws): the questions whose
+        answer is the same in DEGENERATE of an era's draws (of at least DEGENERATE_MIN),
+        which a candidate could learn without reading the board."""
+        out: dict[str, dict[str, tuple[str, int]]] = {}
+        for qid, by_era in self.answers.items():
+            for era, counts in by_era.items():
+                total = sum(counts.values())
+                answer, n = counts.most_common(1)[0] if counts else ("", 0)
+                if total >= DEGENERATE_MIN and n / total >= DEGENERATE:
+                    out.setdefault(qid, {})[era] = (answer, round(100 * n / total))
+        return out
+
     def as_json(self) -> dict[str, Any]:
-        """The summary a version keeps: counts, skips and the answers' spread."""
+        """The summary a version keeps: counts, skips, the answers' spread and the
+        degenerate questions (question -> their eras)."""
         eras = {}
         for era, reasons in self.skipped.items():
             shown_in = self.drawn - sum(reasons.values())
@@ -213,6 +227,7 @@ class Survey:
             "drawn": self.drawn, "exhaustive": self.exhaustive, "eras": eras,
             "answers": {q: {e: c.most_common(12) for e, c in by_era.items()}
                         for q, by_era in self.answers.items()},
+            "degenerate": {q: list(by_era) for q, by_era in self.degenerate().items()},
         }
 
 

@@ -51,6 +51,7 @@ from engine.params import (
     holds,
     parse_condition,
     references,
+    setup_items,
     shown,
 )
 from engine.questions import Question, parse_questions
@@ -413,14 +414,8 @@ def _shadowed(document: Mapping[str, Any]) -> set[str]:
     """The setup's ids a parameter of the same name would hide in texts: all but those of
     objects drawn by that very parameter (``{id: a, card: $a}``, where ``{a}`` names the
     same card either way)."""
-    setup = document.get("setup")
-    out: set[str] = set()
-    for items in (setup.values() if isinstance(setup, dict) else ()):
-        for item in items if isinstance(items, list) else ():
-            if isinstance(item, dict) and isinstance(item.get("id"), str) and item.get(
-                    "card") != f"${item['id']}":
-                out.add(item["id"])
-    return out
+    return {item["id"] for _path, item in setup_items(document)
+            if isinstance(item.get("id"), str) and item.get("card") != f"${item['id']}"}
 
 
 def _buildable(document: Mapping[str, Any]) -> bool:

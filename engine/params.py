@@ -11,7 +11,7 @@ printed in that era (``engine.draws``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,28 +192,34 @@ def holds(condition: Condition, values: Mapping[str, Any]) -> bool:
     return all(values.get(name) in wanted for name, wanted in condition)
 
 
+def setup_items(document: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every mapping in a list of the setup (objects of each zone, players, teams), with
+    its path (``setup.battlefield[2]``), as written: before any variant prunes it."""
+    setup = document.get("setup")
+    for key, items in (setup.items() if isinstance(setup, dict) else ()):
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, dict):
+                yield f"setup.{key}[{i}]", item
+
+
 def conditions(document: Mapping[str, Any], params: Mapping[str, tuple[Any, ...]],
                err: Errors) -> dict[str, Condition]:
     """Every `when:` of the document, checked, by the path of its item (``actions[3]``).
     A `when:` outside the lists it may stand in is left to the parsers (an unknown field);
     in a document without parameters it is an error here."""
     out: dict[str, Condition] = {}
-    setup = document.get("setup")
-    lists: list[tuple[str, Any]] = [("actions", document.get("actions")),
-                                    ("questions", document.get("questions"))]
-    if isinstance(setup, dict):
-        lists += [(f"setup.{k}", v) for k, v in setup.items() if WHEN_LISTS.match(f"setup.{k}")]
-    for name, items in lists:
-        if not isinstance(items, list):
-            continue
-        for i, item in enumerate(items):
-            if isinstance(item, dict) and "when" in item:
-                path = f"{name}[{i}]"
-                if not params:
-                    err.add(f"{path}.when", "`when` needs parameters: it switches this item "
-                                            "on or off by a parameter's value")
-                    continue
-                out[path] = parse_condition(item["when"], f"{path}.when", params, err)
+    items = [(f"{name}[{i}]", item) for name in ("actions", "questions")
+             for i, item in enumerate(document.get(name) or ())
+             if isinstance(document.get(name), list) and isinstance(item, dict)]
+    items += [(path, item) for path, item in setup_items(document)
+              if WHEN_LISTS.match(path.rpartition("[")[0])]
+    for path, item in items:
+        if "when" in item:
+            if not params:
+                err.add(f"{path}.when", "`when` needs parameters: it switches this item "
+                                        "on or off by a parameter's value")
+                continue
+            out[path] = parse_condition(item["when"], f"{path}.when", params, err)
     return out
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from engine import ReadError, Reading, Syntax, languages, read_text
+from engine import ReadError, Reading, Syntax, languages, read_text, setup_items
 from scenarios.library import dump_document
 
 NEW_DOCUMENT = """format: 1
@@ -143,14 +143,11 @@ def beyond_the_forms(document: dict[str, Any]) -> list[str]:
     generator's conditions (`when:`) and a story written as alternatives. Such a document
     is edited in the YAML editor; the form editor says so and offers no form."""
     out = ["story"] if isinstance(document.get("story"), list) else []
-    setup = document.get("setup")
-    lists = [(f"setup.{k}", v) for k, v in setup.items()] if isinstance(setup, dict) else []
-    lists += [("actions", document.get("actions")), ("questions", document.get("questions"))]
-    for name, items in lists:
-        for i, item in enumerate(items if isinstance(items, list) else ()):
-            if isinstance(item, dict) and "when" in item:
-                out.append(f"{name}[{i}].when")
-    return out
+    items = list(setup_items(document))
+    items += [(f"{name}[{i}]", item) for name in ("actions", "questions")
+              if isinstance(document.get(name), list)
+              for i, item in enumerate(document[name]) if isinstance(item, dict)]
+    return out + [f"{path}.when" for path, item in items if "when" in item]
 
 
 def apply_texts(document: dict[str, Any], data: Any) -> dict[str, Any]:

@@ -65,6 +65,7 @@ def survey_view(variants: dict[str, Any], era: str) -> dict[str, Any] | None:
                       int(s.get("skipped", {}).get("restless", 0)))
             for e, s in (variants.get("eras") or {}).items()]
     spreads = []
+    degenerate = variants.get("degenerate") or {}  # the engine's verdict, per question
     for qid, by_era in (variants.get("answers") or {}).items():
         counts = by_era.get(era) or []
         total = sum(int(n) for _a, n in counts)
@@ -72,8 +73,7 @@ def survey_view(variants: dict[str, Any], era: str) -> dict[str, Any] | None:
             continue
         shares = [Share(_shown(answer), int(n), round(100 * int(n) / total))
                   for answer, n in counts]
-        spreads.append(Spread(qid, total, shares,
-                              total >= 20 and shares[0].draws / total >= 0.95))
+        spreads.append(Spread(qid, total, shares, era in degenerate.get(qid, ())))
     return {"boards": int(variants.get("boards", 0)), "exact": bool(variants.get("exact")),
             "drawn": int(variants.get("drawn", 0)),
             "exhaustive": bool(variants.get("exhaustive")), "eras": eras,
